@@ -1,0 +1,42 @@
+# The two commands: `make run` and `make test`. Everything else supports them.
+VENV := .venv
+BIN := $(VENV)/bin
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+.PHONY: run test lint typecheck pytest bench clean
+
+run: $(VENV)/.runtime
+	DEBUG=1 $(BIN)/python manage.py migrate --noinput
+	@echo "Serving on http://$(HOST):$(PORT)/ (Ctrl-C stops)"
+	DEBUG=1 $(BIN)/python manage.py runserver $(HOST):$(PORT)
+
+test: $(VENV)/.dev lint typecheck pytest
+
+lint: $(VENV)/.dev
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+typecheck: $(VENV)/.dev
+	$(BIN)/mypy --strict rules
+
+pytest: $(VENV)/.dev
+	$(BIN)/pytest -q
+
+bench: $(VENV)/.runtime
+	$(BIN)/python bench/score_record.py
+
+$(VENV)/bin/python:
+	"$$(scripts/find-python)" -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+$(VENV)/.runtime: requirements.txt $(VENV)/bin/python
+	$(BIN)/pip install --quiet -r requirements.txt
+	touch $@
+
+$(VENV)/.dev: requirements.txt requirements-dev.txt $(VENV)/.runtime
+	$(BIN)/pip install --quiet -r requirements-dev.txt
+	touch $@
+
+clean:
+	rm -rf $(VENV) staticfiles .mypy_cache .ruff_cache .hypothesis

@@ -1,0 +1,99 @@
+"""The rules of Okanagan, Small Islands and Cooper Island: pure Python, never Django.
+
+Read a record, replay it and score it::
+
+    >>> from rules import score_okanagan
+    >>> result = score_okanagan({
+    ...     "format": "okanagan-record/1", "players": ["White", "Red", "Yellow"],
+    ...     "events": [{"type": "territory", "territory": "forest", "closed_by": "Red",
+    ...                 "rewards": {"green-square": 3, "green-circle": 2, "green-hexagon": 1},
+    ...                 "buildings": {"White": {"farm": 1, "silo": 1}, "Red": {"warehouse": 1},
+    ...                               "Yellow": {"warehouse": 1}},
+    ...                 "order": ["White", "Yellow", "Red"], "special_action": {"action": "gold_nugget"},
+    ...                 "picks": {"White": {"green-square": 3, "green-circle": 1},
+    ...                           "Yellow": {"green-circle": 1, "green-hexagon": 1}}}]})
+    >>> result.to_json()["territories"][0]["special_action_to"]
+    'Red'
+    >>> print(result.sections[0].steps[4].text)
+    Red, Yellow tie with 2; Red, who closed the forest, put them in this order: Yellow > Red.
+"""
+
+from __future__ import annotations
+
+from .catalogue import CATALOGUE, RULES, Rule, Source
+from .components import Building, Colour, ObjectiveKind, Reward, Shape, SpecialActionKind, Territory
+from .cooper_island import parse_cooper_island, score_cooper_island
+from .documents import Result, score_document
+from .errors import CooperIslandError, RecordError, RulesError, SmallIslandsError
+from .explanation import Section, Step
+from .final_scoring import FinalScore, PlayerScore, explorer_sets, final_score, nugget_points, score_objective
+from .game import GameState, apply_event, new_game, replay
+from .okanagan import OkanaganResult, score_okanagan, score_record
+from .record import Event, Options, Record, parse_record
+from .small_islands import last_tile_needed, parse_small_islands, score_small_islands
+from .special_actions import SpecialActionOptions, apply_special_action, special_action_options
+from .territory import (
+    CollectionPlan,
+    CollectionTurn,
+    InfluenceReport,
+    PreparedTerritory,
+    assess_influence,
+    plan_collection,
+    prepare_collection,
+    special_action_recipient,
+)
+
+__all__ = [
+    "CATALOGUE",
+    "RULES",
+    "Building",
+    "CollectionPlan",
+    "CollectionTurn",
+    "Colour",
+    "CooperIslandError",
+    "Event",
+    "FinalScore",
+    "GameState",
+    "InfluenceReport",
+    "ObjectiveKind",
+    "OkanaganResult",
+    "Options",
+    "PlayerScore",
+    "Record",
+    "RecordError",
+    "Result",
+    "Reward",
+    "Rule",
+    "RulesError",
+    "Section",
+    "Shape",
+    "SmallIslandsError",
+    "PreparedTerritory",
+    "Source",
+    "SpecialActionKind",
+    "SpecialActionOptions",
+    "Step",
+    "Territory",
+    "apply_event",
+    "apply_special_action",
+    "assess_influence",
+    "explorer_sets",
+    "final_score",
+    "last_tile_needed",
+    "new_game",
+    "nugget_points",
+    "parse_cooper_island",
+    "parse_record",
+    "parse_small_islands",
+    "plan_collection",
+    "prepare_collection",
+    "replay",
+    "score_cooper_island",
+    "score_document",
+    "score_objective",
+    "score_okanagan",
+    "score_record",
+    "score_small_islands",
+    "special_action_options",
+    "special_action_recipient",
+]

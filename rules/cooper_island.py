@@ -1,0 +1,170 @@
+"""Cooper Island, scored from its end-of-game sheet (``cooper-island-sheet/1``)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Final
+
+from .errors import CooperIslandError
+from .explanation import Step
+from .explanation import gettext_noop as _
+from .fields import Fields, describe, whole_number
+from .sheets import SheetResult, TieBreak, rank_scores, read_players, read_whole_list, tie_break_steps
+
+FORMAT: Final = "cooper-island-sheet/1"
+RESULT_FORMAT: Final = "cooper-island-result/1"
+LEFTOVERS: Final = ("coins", "resources", "cartographer", "tiles")
+LOGBOOK_POINTS: Final = 5
+LEFTOVERS_PER_POINT: Final = 5
+ROYAL_ORDER_CARDS: Final = range(1, 9)
+ROYAL_ORDERS_IN_PLAY: Final[dict[int, tuple[range, int]]] = {
+    1: (range(1, 9), 8),
+    2: (range(1, 8), 4),
+    3: (range(1, 9), 6),
+    4: (range(1, 9), 8),
+}
+"""Player count → (the card numbers that may be in play, how many are in play). Solo is not in the
+sources: every card is allowed [I]."""
+
+
+@dataclass(frozen=True)
+class Settler:
+    """One player's line of the sheet."""
+
+    name: str
+    logbooks: int
+    spaces_past_logbook: tuple[int, int]
+    royal_orders: Mapping[int, int]
+    buildings: int
+    leftovers: Mapping[str, int]
+    anchors: int
+    empty_spaces: int
+
+    def points(self) -> dict[str, int]:
+        """Each component's points, in the result's order."""
+        return {
+            "logbook_points": LOGBOOK_POINTS * self.logbooks,
+            "sailing_points": sum(self.spaces_past_logbook),
+            "royal_order_points": sum(self.royal_orders.values()),
+            "building_points": self.buildings,
+            "leftover_points": sum(self.leftovers.values()) // LEFTOVERS_PER_POINT,
+            "anchor_points": -self.anchors,
+        }
+
+
+def parse_cooper_island(data: object) -> tuple[Settler, ...]:
+    """Parse a ``cooper-island-sheet/1`` JSON value; :class:`CooperIslandError` names player and field."""
+    fields = Fields(data, CooperIslandError)
+    if fields.raw("format") != FORMAT:
+        raise fields.fail("format", f"must be '{FORMAT}', not {describe(fields.raw('format'))}")
+    players = read_players(fields, _settler)
+    fields.done()
+    _check_royal_orders(players)
+    return players
+
+
+def _settler(fields: Fields, name: str) -> Settler:
+    spaces = read_whole_list(fields, "spaces_past_logbook", 0, 999)
+    if len(spaces) != 2:
+        raise fields.fail("spaces_past_logbook", f"one number per ship (2), not {len(spaces)}")
+    orders = {}
+    for card, points in fields.mapping("royal_orders").items():
+        number = int(card) if card.isdigit() else 0
+        if number not in ROYAL_ORDER_CARDS:
+            raise fields.fail("royal_orders", f"{describe(card)} is not a royal order card (1 to 8)")
+        orders[number] = whole_number(points, 0, 999, lambda message: fields.fail("royal_orders", message))
+    leftovers_fields = fields.nested("leftovers")
+    leftovers = {key: leftovers_fields.whole(key) for key in LEFTOVERS}
+    leftovers_fields.done()
+    return Settler(
+        name,
+        fields.whole("logbooks"),
+        (spaces[0], spaces[1]),
+        orders,
+        fields.whole("buildings"),
+        leftovers,
+        fields.whole("anchors"),
+        fields.whole("empty_spaces"),
+    )
+
+
+def _check_royal_orders(players: tuple[Settler, ...]) -> None:
+    allowed, in_play = ROYAL_ORDERS_IN_PLAY[len(players)]
+    holder: dict[int, str] = {}
+    for player in players:
+        for card in sorted(player.royal_orders):
+            fail = CooperIslandError
+            if card not in allowed:
+                raise fail(f"card {card} is not in play with {len(players)} players", (player.name, "royal_orders"))
+            if card in holder:
+                raise fail(f"card {card} holds one worker, already {holder[card]}'s", (player.name, "royal_orders"))
+            holder[card] = player.name
+            if len(holder) > in_play:
+                raise fail(
+                    f"only {in_play} royal order cards are in play with {len(players)} players, "
+                    f"and card {card} would be one more",
+                    (player.name, "royal_orders"),
+                )
+
+
+def score_cooper_island_sheet(players: tuple[Settler, ...]) -> SheetResult:
+    """Score a parsed sheet: each component, the total, and the empty-spaces tie-break."""
+    steps: list[Step] = []
+    unranked = []
+    for player in players:
+        points = player.points()
+        total = sum(points.values())
+        unranked.append((player.name, points, total))
+        params = {"player": player.name}
+        steps.extend(
+            (
+                Step(
+                    "cooper_island.logbooks",
+                    _("{player}: {count} logbooks × 5 = {points}."),
+                    params | {"count": player.logbooks, "points": points["logbook_points"]},
+                ),
+                Step(
+                    "cooper_island.sailing",
+                    _("{player}: {points} spaces sailed past the last logbooks."),
+                    params | {"points": points["sailing_points"]},
+                ),
+                Step(
+                    "cooper_island.royal_orders",
+                    _("{player}: {points} from royal orders."),
+                    params | {"points": points["royal_order_points"]},
+                ),
+                Step(
+                    "cooper_island.buildings",
+                    _("{player}: {points} from buildings."),
+                    params | {"points": points["building_points"]},
+                ),
+                Step(
+                    "cooper_island.leftovers",
+                    _("{player}: {count} left over, {points} per full 5."),
+                    params | {"count": sum(player.leftovers.values()), "points": points["leftover_points"]},
+                ),
+                Step(
+                    "cooper_island.anchors",
+                    _("{player}: {count} anchors, {points}."),
+                    params | {"count": player.anchors, "points": points["anchor_points"]},
+                ),
+            )
+        )
+    keys = [(total, -player.empty_spaces) for (_name, _points, total), player in zip(unranked, players, strict=True)]
+    names = [player.name for player in players]
+    steps.extend(
+        tie_break_steps(
+            names,
+            keys,
+            (TieBreak("cooper_island.tie", _("fewer empty spaces"), [str(player.empty_spaces) for player in players]),),
+            "cooper_island.tie",
+        )
+    )
+    ranked = rank_scores(unranked, keys)
+    return SheetResult(RESULT_FORMAT, ranked, tuple(score.name for score in ranked if score.rank == 1), tuple(steps))
+
+
+def score_cooper_island(data: object) -> SheetResult:
+    """Parse and score a ``cooper-island-sheet/1`` JSON value."""
+    return score_cooper_island_sheet(parse_cooper_island(data))

@@ -1,0 +1,42 @@
+"""Any document of the specs — a record or a score sheet — scored by its ``format``."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Final, Protocol
+
+from . import cooper_island, record, small_islands
+from .errors import RulesError
+from .explanation import Section
+from .fields import describe
+from .okanagan import score_okanagan
+
+
+class Result(Protocol):
+    """What every game's result offers: its JSON and its explanation."""
+
+    def to_json(self) -> dict[str, object]:
+        """The result JSON of the spec."""
+        ...
+
+    @property
+    def sections(self) -> tuple[Section, ...]:
+        """The explanation."""
+        ...
+
+
+SCORERS: Final[dict[str, Callable[[object], Result]]] = {
+    record.FORMAT: score_okanagan,
+    small_islands.FORMAT: small_islands.score_small_islands,
+    cooper_island.FORMAT: cooper_island.score_cooper_island,
+}
+
+
+def score_document(data: object) -> Result:
+    """Score a parsed JSON document of any supported format; a :class:`RulesError` if invalid."""
+    document_format = data.get("format") if isinstance(data, dict) else None
+    scorer = SCORERS.get(document_format) if isinstance(document_format, str) else None
+    if scorer is None:
+        formats = ", ".join(SCORERS)
+        raise RulesError(f"the document's 'format' must be one of {formats}, not {describe(document_format)}")
+    return scorer(data)

@@ -1,0 +1,73 @@
+"""Explanations: each result carries steps in plain words, each citing a rule of the catalogue."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+
+
+def gettext_noop(message: str) -> str:
+    """Mark ``message`` for translation without translating it.
+
+    The name is the one Django's ``makemessages`` looks for, so the site's translators find every
+    rule text and step template here, while ``rules`` stays free of Django.
+    """
+    return message
+
+
+@dataclass(frozen=True)
+class Step:
+    """One sentence of an explanation, citing the rule it applies.
+
+    ``message`` is an English template with ``{name}`` placeholders and ``params`` fills them, so a
+    translator translates the template once and the site formats it with the same params.
+    """
+
+    rule: str
+    """The id of a rule in :data:`rules.catalogue.CATALOGUE`, e.g. ``okanagan.influence.tie``."""
+    message: str
+    """The untranslated template."""
+    params: Mapping[str, str | int] = field(default_factory=dict)
+    """The values of the template's placeholders."""
+
+    @property
+    def text(self) -> str:
+        """The sentence in English."""
+        return self.message.format_map(self.params)
+
+    def to_json(self) -> dict[str, object]:
+        """The step as JSON: rule id and English text."""
+        return {"rule": self.rule, "text": self.text}
+
+
+def names(players: Iterable[str]) -> str:
+    """Player names joined for a sentence: ``Ann, Ben``."""
+    return ", ".join(players)
+
+
+@dataclass(frozen=True)
+class Section:
+    """A titled group of steps: one event, or the final scoring."""
+
+    message: str
+    """The untranslated title template."""
+    params: Mapping[str, str | int]
+    steps: tuple[Step, ...]
+
+    @property
+    def title(self) -> str:
+        """The title in English."""
+        return self.message.format_map(self.params)
+
+    def to_json(self) -> dict[str, object]:
+        """The section as JSON."""
+        return {"title": self.title, "steps": [step.to_json() for step in self.steps]}
+
+
+def explanation_text(sections: Iterable[Section]) -> str:
+    """An explanation as plain text: each title, then its steps with their rule ids."""
+    lines = []
+    for section in sections:
+        lines.append(section.title)
+        lines.extend(f"  - {step.text} [{step.rule}]" for step in section.steps)
+    return "\n".join(lines) + "\n"

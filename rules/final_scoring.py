@@ -1,0 +1,237 @@
+"""Okanagan's final scoring: the Explorer card, objective cards, gold nuggets and the winner."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+
+from .components import (
+    EXPLORER_POINTS_PER_SET,
+    NUGGET_PLACE_POINTS,
+    OBJECTIVE_POINTS,
+    Colour,
+    Reward,
+)
+from .explanation import Step, names
+from .explanation import gettext_noop as _
+from .game import GameState
+from .ranking import competition_ranks
+from .record import Bag, NuggetLadder, ObjectiveCard, bag_to_json
+
+
+def explorer_sets(rewards: Bag) -> int:
+    """Sets of 4 different colours, whatever the shapes: the smallest count among the colours."""
+    by_colour = dict.fromkeys(Colour, 0)
+    for reward, count in rewards.items():
+        by_colour[reward.colour] += count
+    return min(by_colour.values())
+
+
+@dataclass(frozen=True)
+class ObjectiveScore:
+    """One objective card scored: the sets it counts and the points they give."""
+
+    card: ObjectiveCard
+    sets: int
+    points: int
+
+    def to_json(self) -> dict[str, object]:
+        """The card's entry in the result's ``objectives``."""
+        return self.card.to_json() | {"sets": self.sets, "points": self.points}
+
+
+def score_objective(card: ObjectiveCard, rewards: Bag) -> ObjectiveScore:
+    """Score ``card`` on ``rewards``: a set is one of each reward shown (a specific card: one token)."""
+    sets = min(rewards.get(reward, 0) for reward in card.rewards)
+    return ObjectiveScore(card, sets, sets * OBJECTIVE_POINTS[card.kind])
+
+
+def nugget_points(nuggets: Mapping[str, int], ladder: NuggetLadder) -> tuple[dict[str, int], list[Step]]:
+    """Gold-nugget points per player, with the printed tie rule, and the steps.
+
+    Players are placed from the most nuggets to the fewest; tied players share the best value of the
+    places they cover and the next player skips those places. With ``fewest_zero`` the players with
+    the fewest score 0 unless everybody ties.
+    """
+    counts = sorted(set(nuggets.values()), reverse=True)
+    points: dict[str, int] = {}
+    steps: list[Step] = []
+    place = 0
+    for count in counts:
+        group = [player for player in nuggets if nuggets[player] == count]
+        value = NUGGET_PLACE_POINTS[place] if place < len(NUGGET_PLACE_POINTS) else 0
+        fewest = count == counts[-1] and len(counts) > 1
+        if fewest and ladder is NuggetLadder.FEWEST_ZERO:
+            value = 0
+            steps.append(
+                Step(
+                    "okanagan.nuggets.fewest_zero",
+                    _("{players}, with the fewest nuggets ({count}), score 0 (game option)."),
+                    {"players": names(group), "count": count},
+                )
+            )
+        elif len(group) > 1:
+            steps.append(
+                Step(
+                    "okanagan.nuggets.ties",
+                    _(
+                        "{players} tie with {count} nuggets and each score "
+                        "{points} VP, the best of the places they share."
+                    ),
+                    {"players": names(group), "count": count, "points": value},
+                )
+            )
+        else:
+            steps.append(
+                Step(
+                    "okanagan.nuggets.places",
+                    _("{players} is place {place} with {count} nuggets: {points} VP."),
+                    {"players": group[0], "place": place + 1, "count": count, "points": value},
+                )
+            )
+        if fewest and ladder is NuggetLadder.BY_PLACE and place + len(group) < len(NUGGET_PLACE_POINTS):
+            steps.append(
+                Step(
+                    "okanagan.nuggets.by_place",
+                    _("With {players} players the fewest score by their place, not 0."),
+                    {"players": len(nuggets)},
+                )
+            )
+        points.update(dict.fromkeys(group, value))
+        place += len(group)
+    return points, steps
+
+
+@dataclass(frozen=True)
+class PlayerScore:
+    """A player's final score, part by part."""
+
+    name: str
+    rewards: Mapping[Reward, int]
+    tokens: int
+    nuggets: int
+    explorer_sets: int
+    explorer_points: int
+    objectives: tuple[ObjectiveScore, ...]
+    objective_points: int
+    nugget_points: int
+    total: int
+    rank: int
+
+    def to_json(self) -> dict[str, object]:
+        """The player's entry in the result's ``players``."""
+        return {
+            "name": self.name,
+            "rewards": bag_to_json(self.rewards),
+            "tokens": self.tokens,
+            "nuggets": self.nuggets,
+            "explorer_sets": self.explorer_sets,
+            "explorer_points": self.explorer_points,
+            "objectives": [objective.to_json() for objective in self.objectives],
+            "objective_points": self.objective_points,
+            "nugget_points": self.nugget_points,
+            "total": self.total,
+            "rank": self.rank,
+        }
+
+
+@dataclass(frozen=True)
+class FinalScore:
+    """Every player's score in seat order, the winners, and the explanation."""
+
+    players: tuple[PlayerScore, ...]
+    winners: tuple[str, ...]
+    steps: tuple[Step, ...]
+
+
+def final_score(state: GameState) -> FinalScore:
+    """Score the game as it stands in ``state``."""
+    nugget_values, nugget_steps = nugget_points(
+        {player: state.holdings[player].nuggets for player in state.players}, state.options.nugget_ladder
+    )
+    unranked = [_score_player(state, player, nugget_values[player]) for player in state.players]
+    ranks = competition_ranks([(score.total, score.tokens) for score in unranked])
+    players = tuple(replace(score, rank=rank) for score, rank in zip(unranked, ranks, strict=True))
+    steps: list[Step] = []
+    for score in players:
+        steps.append(
+            Step(
+                "okanagan.score.explorer",
+                _("{player}: {sets} Explorer sets × 4 = {points} VP."),
+                {"player": score.name, "sets": score.explorer_sets, "points": score.explorer_points},
+            )
+        )
+        steps.extend(_objective_step(score.name, objective) for objective in score.objectives)
+    if any(score.objectives for score in players):
+        steps.append(Step("okanagan.score.shared_tokens", _("A token counts for every card it fits.")))
+    steps.extend(nugget_steps)
+    steps.extend(winner_steps(players))
+    return FinalScore(players, tuple(score.name for score in players if score.rank == 1), tuple(steps))
+
+
+def _score_player(state: GameState, player: str, nugget_value: int) -> PlayerScore:
+    holding = state.holdings[player]
+    rewards = holding.held()
+    sets = explorer_sets(rewards)
+    objectives = tuple(score_objective(card, rewards) for card in holding.objectives)
+    objective_points = sum(objective.points for objective in objectives)
+    explorer_points = sets * EXPLORER_POINTS_PER_SET
+    return PlayerScore(
+        name=player,
+        rewards=rewards,
+        tokens=holding.tokens,
+        nuggets=holding.nuggets,
+        explorer_sets=sets,
+        explorer_points=explorer_points,
+        objectives=objectives,
+        objective_points=objective_points,
+        nugget_points=nugget_value,
+        total=explorer_points + objective_points + nugget_value,
+        rank=0,
+    )
+
+
+def _objective_step(player: str, objective: ObjectiveScore) -> Step:
+    card = objective.card
+    return Step(
+        f"okanagan.score.{card.kind.value}",
+        _("{player}: {kind} card ({rewards}): {sets} × {value} = {points} VP."),
+        {
+            "player": player,
+            "kind": card.kind,
+            "rewards": ", ".join(card.rewards),
+            "sets": objective.sets,
+            "value": OBJECTIVE_POINTS[card.kind],
+            "points": objective.points,
+        },
+    )
+
+
+def winner_steps(players: Sequence[PlayerScore]) -> list[Step]:
+    """How the winner was found: most VP, then most tokens, else shared."""
+    best = max(score.total for score in players)
+    top = [score for score in players if score.total == best]
+    winners = [score for score in players if score.rank == 1]
+    if len(top) == 1:
+        return [Step("okanagan.winner", _("{player} wins with {total} VP."), {"player": top[0].name, "total": best})]
+    tokens = ", ".join(f"{score.name} {score.tokens}" for score in top)
+    if len(winners) == 1:
+        return [
+            Step(
+                "okanagan.winner.tokens",
+                _("{tied} tie on {total} VP; {player} holds the most tokens ({tokens}) and wins."),
+                {
+                    "tied": names(score.name for score in top),
+                    "total": best,
+                    "player": winners[0].name,
+                    "tokens": tokens,
+                },
+            )
+        ]
+    return [
+        Step(
+            "okanagan.winner.tokens",
+            _("{players} tie on {total} VP and on tokens ({tokens}): they share the victory."),
+            {"players": names(score.name for score in winners), "total": best, "tokens": tokens},
+        )
+    ]

@@ -1,0 +1,78 @@
+"""Scoring a whole Okanagan record: the ``okanagan-result/1`` JSON and its explanation."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final
+
+from .explanation import Section
+from .explanation import gettext_noop as _
+from .final_scoring import FinalScore, final_score
+from .game import EventOutcome, GameState, replay
+from .record import (
+    AdjustEvent,
+    BeaverDamEvent,
+    ObjectivesEvent,
+    Record,
+    RoundEndEvent,
+    TerritoryEvent,
+    VolcanoEvent,
+    parse_record,
+)
+
+RESULT_FORMAT: Final = "okanagan-result/1"
+
+
+@dataclass(frozen=True)
+class OkanaganResult:
+    """A replayed record: the final state, the scores, and what every event did."""
+
+    state: GameState
+    final: FinalScore
+
+    def to_json(self) -> dict[str, object]:
+        """The ``okanagan-result/1`` JSON."""
+        return {
+            "format": RESULT_FORMAT,
+            "players": [score.to_json() for score in self.final.players],
+            "winners": list(self.final.winners),
+            "territories": [territory.to_json() for territory in self.state.territories],
+            "supply": self.state.supply_to_json(),
+        }
+
+    @property
+    def sections(self) -> tuple[Section, ...]:
+        """The explanation: one section per event, then the final scoring."""
+        events = tuple(event_section(outcome) for outcome in self.state.log)
+        return (*events, Section(_("Final scoring"), {}, self.final.steps))
+
+
+def event_section(outcome: EventOutcome) -> Section:
+    """The titled explanation of one event."""
+    params: dict[str, str | int] = {"index": outcome.index}
+    match outcome.event:
+        case TerritoryEvent(territory=territory, closed_by=closer):
+            message = _("Event {index}: {territory} closed by {player}")
+            params |= {"territory": territory, "player": closer}
+        case VolcanoEvent(player=player):
+            message, params["player"] = _("Event {index}: Volcano played by {player}"), player
+        case BeaverDamEvent(player=player):
+            message, params["player"] = _("Event {index}: Beaver Dam played by {player}"), player
+        case ObjectivesEvent(player=player):
+            message, params["player"] = _("Event {index}: objectives kept by {player}"), player
+        case RoundEndEvent():
+            message = _("Event {index}: end of round 1")
+        case AdjustEvent(player=player):
+            message, params["player"] = _("Event {index}: correction for {player}"), player
+    return Section(message, params, outcome.steps)
+
+
+def score_record(record: Record) -> OkanaganResult:
+    """Replay ``record`` and score the game as it stands after its last event."""
+    state = replay(record)
+    return OkanaganResult(state, final_score(state))
+
+
+def score_okanagan(data: object) -> OkanaganResult:
+    """Parse, replay and score an ``okanagan-record/1`` JSON value; :class:`RecordError` if invalid."""
+    return score_record(parse_record(data))

@@ -1,0 +1,583 @@
+"""The game record ``okanagan-record/1``: typed objects, parsing with precise errors, and JSON.
+
+Parsing checks the shape of the record (identifiers, player names, counts, card kinds); whether the
+events are legal in the game's state is checked when they are replayed (:mod:`rules.game`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import ClassVar, Final
+
+from .components import (
+    DEFAULT_NUGGET_SUPPLY,
+    DEFAULT_REWARD_SUPPLY,
+    MAX_OBJECTIVE_CARDS,
+    OBJECTIVE_REWARD_COUNTS,
+    PLAYER_COUNTS,
+    Building,
+    ObjectiveKind,
+    Reward,
+    Shape,
+    SpecialActionKind,
+    Territory,
+    whole_game_buildings,
+)
+from .errors import RecordError, RulesError
+from .fields import MAX_WHOLE, Fields, describe, identifier
+
+FORMAT: Final = "okanagan-record/1"
+
+type Bag = Mapping[Reward, int]
+"""Reward kind → whole count; a kind absent counts 0."""
+
+
+def bag_to_json(bag: Bag) -> dict[str, int]:
+    """A bag as JSON, in the canonical order of the reward kinds, zero counts left out."""
+    return {reward.value: bag[reward] for reward in Reward if bag.get(reward, 0)}
+
+
+class NuggetLadder(StrEnum):
+    """How gold nuggets score: the printed place ladder, or the 'fewest score 0' option."""
+
+    BY_PLACE = "by_place"
+    FEWEST_ZERO = "fewest_zero"
+
+
+class LoneChoice(StrEnum):
+    """What a player alone in a territory chose."""
+
+    SPECIAL_ACTION = "special_action"
+    REWARDS = "rewards"
+
+
+@dataclass(frozen=True)
+class Options:
+    """A game's options; every field has the printed game's default."""
+
+    reward_supply: int = DEFAULT_REWARD_SUPPLY
+    nugget_supply: int = DEFAULT_NUGGET_SUPPLY
+    nugget_ladder: NuggetLadder = NuggetLadder.BY_PLACE
+
+    def to_json(self) -> dict[str, object]:
+        """The options that differ from the defaults."""
+        defaults = Options()
+        out: dict[str, object] = {}
+        if self.reward_supply != defaults.reward_supply:
+            out["reward_supply"] = self.reward_supply
+        if self.nugget_supply != defaults.nugget_supply:
+            out["nugget_supply"] = self.nugget_supply
+        if self.nugget_ladder != defaults.nugget_ladder:
+            out["nugget_ladder"] = self.nugget_ladder.value
+        return out
+
+
+# Special actions ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class GoldNugget:
+    """Draw one gold nugget card, while cards are left."""
+
+    kind: ClassVar = SpecialActionKind.GOLD_NUGGET
+
+
+@dataclass(frozen=True)
+class RewardOfShape:
+    """Take one token of ``reward``, which has the tile's ``shape``, from the supply."""
+
+    shape: Shape
+    reward: Reward
+    kind: ClassVar = SpecialActionKind.REWARD_OF_SHAPE
+
+
+@dataclass(frozen=True)
+class TwoRewards:
+    """Take two tokens of ``reward`` from the supply, or what is left."""
+
+    reward: Reward
+    kind: ClassVar = SpecialActionKind.TWO_REWARDS
+
+
+@dataclass(frozen=True)
+class ChooseFirst:
+    """Collect first in this territory, up to one's own influence."""
+
+    kind: ClassVar = SpecialActionKind.CHOOSE_FIRST
+
+
+@dataclass(frozen=True)
+class NewObjectives:
+    """Draw 2 objectives and discard 2; the kept cards are recorded by an ``objectives`` event."""
+
+    kind: ClassVar = SpecialActionKind.NEW_OBJECTIVES
+
+
+@dataclass(frozen=True)
+class Gifts:
+    """Each other player holding a token gives one: ``givers`` maps giver → the reward given."""
+
+    givers: Mapping[str, Reward]
+    kind: ClassVar = SpecialActionKind.GIFTS
+
+
+@dataclass(frozen=True)
+class Trade:
+    """Swap ``give`` (one's own token) for ``get`` (a token of player ``partner``)."""
+
+    partner: str
+    give: Reward
+    get: Reward
+    kind: ClassVar = SpecialActionKind.TRADE
+
+
+@dataclass(frozen=True)
+class NewTiles:
+    """Replace the face-up tiles; no effect on the score."""
+
+    kind: ClassVar = SpecialActionKind.NEW_TILES
+
+
+@dataclass(frozen=True)
+class Exchange:
+    """One or two swaps with the supply: each gives a held token and takes another kind.
+
+    ``kind`` is ``exchange_shape`` (same colour, other shape) or ``exchange_colour`` (same shape,
+    other colour).
+    """
+
+    kind: SpecialActionKind
+    swaps: tuple[tuple[Reward, Reward], ...]
+
+
+type SpecialAction = (
+    GoldNugget | RewardOfShape | TwoRewards | ChooseFirst | NewObjectives | Gifts | Trade | NewTiles | Exchange
+)
+
+
+def special_action_to_json(action: SpecialAction) -> dict[str, object]:
+    """A special action as the record's JSON object."""
+    out: dict[str, object] = {"action": action.kind.value}
+    match action:
+        case RewardOfShape(shape=shape, reward=reward):
+            out |= {"shape": shape.value, "reward": reward.value}
+        case TwoRewards(reward=reward):
+            out["reward"] = reward.value
+        case Gifts(givers=givers):
+            out["from"] = {giver: reward.value for giver, reward in givers.items()}
+        case Trade(partner=partner, give=give, get=get):
+            out |= {"with": partner, "give": give.value, "get": get.value}
+        case Exchange(swaps=swaps):
+            out["swaps"] = [[given.value, taken.value] for given, taken in swaps]
+    return out
+
+
+# Objective cards ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ObjectiveCard:
+    """An objective card: its kind and the rewards printed on it (the 36 cards are not listed)."""
+
+    kind: ObjectiveKind
+    rewards: tuple[Reward, ...]
+
+    def to_json(self) -> dict[str, object]:
+        """The card as the record's JSON object."""
+        return {"kind": self.kind.value, "rewards": [reward.value for reward in self.rewards]}
+
+
+def check_card(card: ObjectiveCard) -> str | None:
+    """Why ``card`` cannot exist, or ``None`` when it can."""
+    allowed = OBJECTIVE_REWARD_COUNTS[card.kind]
+    if len(set(card.rewards)) != len(card.rewards):
+        return "a card shows each reward once"
+    if len(card.rewards) not in allowed:
+        low, high = allowed[0], allowed[-1]
+        span = str(low) if low == high else f"{low} to {high}"
+        return f"a {card.kind.value} card shows {span} rewards, not {len(card.rewards)}"
+    if card.kind is ObjectiveKind.TERRITORY and len({reward.colour for reward in card.rewards}) > 1:
+        return "a territory card's rewards are all of one colour"
+    if card.kind is ObjectiveKind.SHAPE and len({reward.shape for reward in card.rewards}) > 1:
+        return "a shape card's rewards are all of one shape"
+    return None
+
+
+# Events ------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TerritoryEvent:
+    """A completed territory, resolved: influence, special action, collection."""
+
+    territory: Territory
+    closed_by: str
+    rewards: Bag
+    buildings: Mapping[str, Mapping[Building, int]]
+    order: tuple[str, ...] | None = None
+    lone_choice: LoneChoice | None = None
+    special_action: SpecialAction | None = None
+    picks: Mapping[str, Bag] = field(default_factory=dict)
+    type: ClassVar = "territory"
+
+    def to_json(self) -> dict[str, object]:
+        """The event as the record's JSON object."""
+        out: dict[str, object] = {
+            "type": self.type,
+            "territory": self.territory.value,
+            "closed_by": self.closed_by,
+            "rewards": bag_to_json(self.rewards),
+            "buildings": {
+                player: {building.value: count[building] for building in Building if building in count}
+                for player, count in self.buildings.items()
+            },
+        }
+        if self.order is not None:
+            out["order"] = list(self.order)
+        if self.lone_choice is not None:
+            out["lone_choice"] = self.lone_choice.value
+        if self.special_action is not None:
+            out["special_action"] = special_action_to_json(self.special_action)
+        out["picks"] = {player: bag_to_json(bag) for player, bag in self.picks.items()}
+        return out
+
+
+@dataclass(frozen=True)
+class VolcanoEvent:
+    """The Volcano promo tile: its player takes a special action at once."""
+
+    player: str
+    special_action: SpecialAction
+    type: ClassVar = "volcano"
+
+    def to_json(self) -> dict[str, object]:
+        """The event as the record's JSON object."""
+        return {"type": self.type, "player": self.player, "special_action": special_action_to_json(self.special_action)}
+
+
+@dataclass(frozen=True)
+class BeaverDamEvent:
+    """The Beaver Dam promo tile: its player takes one token from the supply."""
+
+    player: str
+    reward: Reward
+    type: ClassVar = "beaver_dam"
+
+    def to_json(self) -> dict[str, object]:
+        """The event as the record's JSON object."""
+        return {"type": self.type, "player": self.player, "reward": self.reward.value}
+
+
+@dataclass(frozen=True)
+class ObjectivesEvent:
+    """The cards a player keeps from now on (replacing the earlier ones)."""
+
+    player: str
+    cards: tuple[ObjectiveCard, ...]
+    type: ClassVar = "objectives"
+
+    def to_json(self) -> dict[str, object]:
+        """The event as the record's JSON object."""
+        return {"type": self.type, "player": self.player, "cards": [card.to_json() for card in self.cards]}
+
+
+@dataclass(frozen=True)
+class RoundEndEvent:
+    """Round 1 is over."""
+
+    type: ClassVar = "round_end"
+
+    def to_json(self) -> dict[str, object]:
+        """The event as the record's JSON object."""
+        return {"type": self.type}
+
+
+@dataclass(frozen=True)
+class AdjustEvent:
+    """A correction agreed at the table: tokens and nuggets moved between a player and the supply."""
+
+    player: str
+    rewards: Mapping[Reward, int] = field(default_factory=dict)
+    nuggets: int = 0
+    note: str = ""
+    type: ClassVar = "adjust"
+
+    def to_json(self) -> dict[str, object]:
+        """The event as the record's JSON object."""
+        out: dict[str, object] = {"type": self.type, "player": self.player, "rewards": bag_to_json(self.rewards)}
+        if self.nuggets:
+            out["nuggets"] = self.nuggets
+        if self.note:
+            out["note"] = self.note
+        return out
+
+
+type Event = TerritoryEvent | VolcanoEvent | BeaverDamEvent | ObjectivesEvent | RoundEndEvent | AdjustEvent
+
+
+@dataclass(frozen=True)
+class Record:
+    """A whole game: the players in turn order, the options and the events in table order."""
+
+    players: tuple[str, ...]
+    options: Options = Options()
+    events: tuple[Event, ...] = ()
+
+    def to_json(self) -> dict[str, object]:
+        """The record as ``okanagan-record/1`` JSON."""
+        return {
+            "format": FORMAT,
+            "players": list(self.players),
+            "options": self.options.to_json(),
+            "events": [event.to_json() for event in self.events],
+        }
+
+
+# Parsing -----------------------------------------------------------------------------------------
+
+
+def parse_record(data: object) -> Record:
+    """Parse an ``okanagan-record/1`` JSON value into a :class:`Record`.
+
+    Raises :class:`RecordError` naming the field, or the event index and type, that is wrong.
+    """
+    fields = Fields(data, RecordError)
+    record_format = fields.raw("format")
+    if record_format != FORMAT:
+        raise fields.fail("format", f"must be '{FORMAT}', not {describe(record_format)}")
+    players = parse_players(fields.array("players"))
+    options = parse_options(fields.nested("options")) if fields.has("options") else Options()
+    reader = _EventReader(players)
+    events = tuple(reader.event(index, value) for index, value in enumerate(fields.array("events")))
+    fields.done()
+    return Record(players, options, events)
+
+
+def parse_players(value: list[object]) -> tuple[str, ...]:
+    """2 to 4 distinct non-empty names."""
+    if len(value) not in PLAYER_COUNTS:
+        raise RecordError(f"there must be 2 to 4 players, not {len(value)}", ("players",))
+    for name in value:
+        if not isinstance(name, str) or not name.strip():
+            raise RecordError(f"a player's name must be a non-empty text, not {describe(name)}", ("players",))
+    names = tuple(str(name) for name in value)
+    duplicates = sorted({name for name in names if names.count(name) > 1})
+    if duplicates:
+        raise RecordError(f"'{duplicates[0]}' is named twice", ("players",))
+    return names
+
+
+def parse_options(fields: Fields) -> Options:
+    """The options object; absent keys take their defaults."""
+    defaults = Options()
+    options = Options(
+        reward_supply=fields.whole("reward_supply", 1, 999, default=defaults.reward_supply),
+        nugget_supply=fields.whole("nugget_supply", 0, 999, default=defaults.nugget_supply),
+        nugget_ladder=(
+            fields.choice("nugget_ladder", NuggetLadder) if fields.has("nugget_ladder") else defaults.nugget_ladder
+        ),
+    )
+    fields.done()
+    return options
+
+
+def parse_bag(value: object, where: tuple[str, ...], *, signed: bool = False) -> dict[Reward, int]:
+    """A bag of rewards: reward → positive count (or, when ``signed``, any non-zero count)."""
+    fields = Fields(value, RecordError, where)
+    bag: dict[Reward, int] = {}
+    for key in fields.value:
+        reward = identifier(key, Reward, lambda message: RecordError(message, where))
+        count = fields.whole(key, -MAX_WHOLE if signed else 1, MAX_WHOLE)
+        if count == 0:
+            raise fields.fail(key, "a count must not be 0")
+        bag[reward] = count
+    return bag
+
+
+class _EventReader:
+    """Parses the events of one record, knowing its players."""
+
+    def __init__(self, players: tuple[str, ...]) -> None:
+        self.players = players
+        self.building_limits = whole_game_buildings(len(players))
+
+    def event(self, index: int, value: object) -> Event:
+        label = ""
+        try:
+            fields = Fields(value, RecordError)
+            event_type = fields.choice("type", _EventType)
+            label = event_type.value
+            event = _EVENT_PARSERS[event_type](self, fields)
+            fields.done()
+            return event
+        except RecordError as error:
+            raise error.in_event(index, label) from None
+
+    def player(self, fields: Fields, key: str) -> str:
+        name = fields.raw(key)
+        return self.known(name, lambda message: fields.fail(key, message))
+
+    def known(self, name: object, fail: _Fail) -> str:
+        if not isinstance(name, str) or name not in self.players:
+            raise fail(f"{describe(name)} is not a player of this game ({', '.join(self.players)})")
+        return name
+
+    def territory(self, fields: Fields) -> TerritoryEvent:
+        buildings = {
+            self.known(player, lambda message: fields.fail("buildings", message)): self.buildings_of(player, counts)
+            for player, counts in fields.mapping("buildings").items()
+        }
+        order = None
+        if fields.has("order"):
+            order = tuple(
+                self.known(name, lambda message: fields.fail("order", message)) for name in fields.array("order")
+            )
+        special = None
+        if fields.has("special_action"):
+            special = self.special_action(fields.nested("special_action"))
+        picks = {}
+        if fields.has("picks"):
+            picks = {
+                self.known(player, lambda message: fields.fail("picks", message)): parse_bag(bag, ("picks", player))
+                for player, bag in fields.mapping("picks").items()
+            }
+        return TerritoryEvent(
+            territory=fields.choice("territory", Territory),
+            closed_by=self.player(fields, "closed_by"),
+            rewards=parse_bag(fields.raw("rewards"), ("rewards",)),
+            buildings=buildings,
+            order=order,
+            lone_choice=fields.choice("lone_choice", LoneChoice) if fields.has("lone_choice") else None,
+            special_action=special,
+            picks=picks,
+        )
+
+    def buildings_of(self, player: str, value: object) -> dict[Building, int]:
+        fields = Fields(value, RecordError, ("buildings", player))
+        counts: dict[Building, int] = {}
+        for key in fields.value:
+            building = identifier(key, Building, lambda message: RecordError(message, ("buildings", player)))
+            limit = self.building_limits[building]
+            count = fields.whole(key)
+            if count > limit:
+                raise fields.fail(
+                    key,
+                    f"a player has {limit} {building.value}s in a {len(self.players)}-player game, not {count}",
+                )
+            counts[building] = count
+        return counts
+
+    def volcano(self, fields: Fields) -> VolcanoEvent:
+        action = self.special_action(fields.nested("special_action"))
+        if isinstance(action, ChooseFirst):
+            raise fields.fail("special_action", "'choose_first' can only be taken in a completed territory")
+        return VolcanoEvent(self.player(fields, "player"), action)
+
+    def beaver_dam(self, fields: Fields) -> BeaverDamEvent:
+        return BeaverDamEvent(self.player(fields, "player"), fields.choice("reward", Reward))
+
+    def objectives(self, fields: Fields) -> ObjectivesEvent:
+        cards_value = fields.array("cards")
+        if len(cards_value) > MAX_OBJECTIVE_CARDS:
+            raise fields.fail("cards", f"a player keeps at most {MAX_OBJECTIVE_CARDS} cards, not {len(cards_value)}")
+        cards = tuple(self.card(card, ("cards", str(number))) for number, card in enumerate(cards_value))
+        return ObjectivesEvent(self.player(fields, "player"), cards)
+
+    def card(self, value: object, where: tuple[str, ...]) -> ObjectiveCard:
+        fields = Fields(value, RecordError, where)
+        rewards = tuple(
+            identifier(reward, Reward, lambda message: fields.fail("rewards", message))
+            for reward in fields.array("rewards")
+        )
+        card = ObjectiveCard(fields.choice("kind", ObjectiveKind), rewards)
+        fields.done()
+        problem = check_card(card)
+        if problem:
+            raise RecordError(problem, where)
+        return card
+
+    def round_end(self, fields: Fields) -> RoundEndEvent:
+        return RoundEndEvent()
+
+    def adjust(self, fields: Fields) -> AdjustEvent:
+        note = fields.raw("note") if fields.has("note") else ""
+        if not isinstance(note, str):
+            raise fields.fail("note", f"must be a text, not {describe(note)}")
+        return AdjustEvent(
+            player=self.player(fields, "player"),
+            rewards=parse_bag(fields.raw("rewards"), ("rewards",), signed=True) if fields.has("rewards") else {},
+            nuggets=fields.whole("nuggets", -MAX_WHOLE, MAX_WHOLE, default=0),
+            note=note,
+        )
+
+    def special_action(self, fields: Fields) -> SpecialAction:
+        kind = fields.choice("action", SpecialActionKind)
+        action: SpecialAction
+        match kind:
+            case SpecialActionKind.GOLD_NUGGET:
+                action = GoldNugget()
+            case SpecialActionKind.CHOOSE_FIRST:
+                action = ChooseFirst()
+            case SpecialActionKind.NEW_OBJECTIVES:
+                action = NewObjectives()
+            case SpecialActionKind.NEW_TILES:
+                action = NewTiles()
+            case SpecialActionKind.REWARD_OF_SHAPE:
+                shape, reward = fields.choice("shape", Shape), fields.choice("reward", Reward)
+                if reward.shape is not shape:
+                    raise fields.fail("reward", f"{reward.value} is not a {shape.value}")
+                action = RewardOfShape(shape, reward)
+            case SpecialActionKind.TWO_REWARDS:
+                action = TwoRewards(fields.choice("reward", Reward))
+            case SpecialActionKind.GIFTS:
+                givers = fields.mapping("from")
+                action = Gifts(
+                    {
+                        self.known(giver, lambda message: fields.fail("from", message)): identifier(
+                            reward, Reward, lambda message: fields.fail("from", message)
+                        )
+                        for giver, reward in givers.items()
+                    }
+                )
+            case SpecialActionKind.TRADE:
+                action = Trade(self.player(fields, "with"), fields.choice("give", Reward), fields.choice("get", Reward))
+            case SpecialActionKind.EXCHANGE_SHAPE | SpecialActionKind.EXCHANGE_COLOUR:
+                action = Exchange(kind, self.swaps(fields))
+        fields.done()
+        return action
+
+    def swaps(self, fields: Fields) -> tuple[tuple[Reward, Reward], ...]:
+        swaps_value = fields.array("swaps")
+        if len(swaps_value) not in (1, 2):
+            raise fields.fail("swaps", f"an exchange makes 1 or 2 swaps, not {len(swaps_value)}")
+        swaps = []
+        for swap in swaps_value:
+            if not isinstance(swap, list) or len(swap) != 2:
+                raise fields.fail("swaps", f"each swap is [given, taken], not {describe(swap)}")
+            given, taken = (identifier(item, Reward, lambda message: fields.fail("swaps", message)) for item in swap)
+            swaps.append((given, taken))
+        return tuple(swaps)
+
+
+type _Fail = Callable[[str], RulesError]
+
+
+class _EventType(StrEnum):
+    TERRITORY = "territory"
+    VOLCANO = "volcano"
+    BEAVER_DAM = "beaver_dam"
+    OBJECTIVES = "objectives"
+    ROUND_END = "round_end"
+    ADJUST = "adjust"
+
+
+_EVENT_PARSERS: Final[dict[_EventType, Callable[[_EventReader, Fields], Event]]] = {
+    _EventType.TERRITORY: _EventReader.territory,
+    _EventType.VOLCANO: _EventReader.volcano,
+    _EventType.BEAVER_DAM: _EventReader.beaver_dam,
+    _EventType.OBJECTIVES: _EventReader.objectives,
+    _EventType.ROUND_END: _EventReader.round_end,
+    _EventType.ADJUST: _EventReader.adjust,
+}

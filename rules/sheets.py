@@ -1,0 +1,137 @@
+"""What the two end-of-game score sheets share: reading the players, and the ranked result."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from .explanation import Section, Step
+from .explanation import gettext_noop as _
+from .fields import Fields, describe
+from .ranking import competition_ranks
+
+
+def read_players[T](fields: Fields, read_one: Callable[[Fields, str], T]) -> tuple[T, ...]:
+    """The sheet's 1 to 4 players, each read by ``read_one(fields, name)``; names distinct."""
+    values = fields.array("players")
+    if not 1 <= len(values) <= 4:
+        raise fields.fail("players", f"there must be 1 to 4 players, not {len(values)}")
+    players = []
+    seen: set[str] = set()
+    for number, value in enumerate(values, start=1):
+        player = Fields(value, fields.error, (f"player {number}",))
+        name = player.text("name")
+        if name in seen:
+            raise fields.fail("players", f"'{name}' is named twice")
+        seen.add(name)
+        player.where = (name,)
+        players.append(read_one(player, name))
+        player.done()
+    return tuple(players)
+
+
+def read_whole_list(fields: Fields, key: str, low: int, high: int) -> tuple[int, ...]:
+    """A list of whole numbers from ``low`` to ``high``."""
+    numbers = []
+    for item in fields.array(key):
+        if isinstance(item, bool) or not isinstance(item, int) or not low <= item <= high:
+            raise fields.fail(key, f"each value must be a whole number from {low} to {high}, not {describe(item)}")
+        numbers.append(item)
+    return tuple(numbers)
+
+
+@dataclass(frozen=True)
+class SheetScore:
+    """One player's score on a sheet: each component's points, the total and the rank."""
+
+    name: str
+    points: Mapping[str, int]
+    """Component → points, in the order the result lists them."""
+    total: int
+    rank: int
+
+    def to_json(self) -> dict[str, object]:
+        """The player's entry in the result's ``players``."""
+        return {"name": self.name, **self.points, "total": self.total, "rank": self.rank}
+
+
+@dataclass(frozen=True)
+class SheetResult:
+    """A scored sheet: players in sheet order with ranks, winners and the explanation."""
+
+    format: str
+    players: tuple[SheetScore, ...]
+    winners: tuple[str, ...]
+    steps: tuple[Step, ...]
+    extra: Mapping[str, object] = field(default_factory=dict)
+    """Fields beyond the common ones (a solo opponent's score)."""
+
+    def to_json(self) -> dict[str, object]:
+        """The ``<game>-result/1`` JSON."""
+        return {
+            "format": self.format,
+            "players": [player.to_json() for player in self.players],
+            "winners": list(self.winners),
+            **self.extra,
+        }
+
+    @property
+    def sections(self) -> tuple[Section, ...]:
+        """The explanation, one section."""
+        return (Section(_("Final scoring"), {}, self.steps),)
+
+
+def rank_scores(
+    unranked: Sequence[tuple[str, Mapping[str, int], int]], keys: Sequence[tuple[int, ...]]
+) -> tuple[SheetScore, ...]:
+    """Scores ranked by ``keys`` (competition ranking): one (name, points, total) per player."""
+    ranks = competition_ranks(keys)
+    return tuple(
+        SheetScore(name, points, total, rank) for (name, points, total), rank in zip(unranked, ranks, strict=True)
+    )
+
+
+def tied_groups(keys: Sequence[tuple[int, ...]], depth: int) -> list[list[int]]:
+    """Indices of entries equal on the first ``depth`` figures of their keys, two or more at a time."""
+    groups: dict[tuple[int, ...], list[int]] = {}
+    for index, key in enumerate(keys):
+        groups.setdefault(key[:depth], []).append(index)
+    return [group for group in groups.values() if len(group) > 1]
+
+
+@dataclass(frozen=True)
+class TieBreak:
+    """One tie-break of a sheet: the rule it applies, what it compares, and each player's figure."""
+
+    rule: str
+    label: str
+    shown: Sequence[str]
+
+
+def tie_break_steps(
+    names: Sequence[str], keys: Sequence[tuple[int, ...]], breaks: Sequence[TieBreak], shared_rule: str
+) -> list[Step]:
+    """Explain the tie-breaks: ``keys[i]`` is (total, then one figure per tie-break) for ``names[i]``."""
+    steps = []
+    for depth, tie_break in enumerate(breaks, start=1):
+        for group in tied_groups(keys, depth):
+            steps.append(
+                Step(
+                    tie_break.rule,
+                    _("{players} are tied; next, {label}: {values}."),
+                    {
+                        "players": ", ".join(names[index] for index in group),
+                        "label": tie_break.label,
+                        "values": ", ".join(f"{names[index]} {tie_break.shown[index]}" for index in group),
+                    },
+                )
+            )
+    for group in tied_groups(keys, len(breaks) + 1):
+        steps.append(
+            Step(
+                shared_rule,
+                _("{players} are still tied and share the place."),
+                {"players": ", ".join(names[index] for index in group)},
+            )
+        )
+    return steps

@@ -1,0 +1,222 @@
+"""Small Islands, scored from its end-of-game sheet (``small-islands-sheet/1``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final
+
+from .errors import SmallIslandsError
+from .explanation import Step
+from .explanation import gettext_noop as _
+from .fields import Fields, describe
+from .sheets import (
+    SheetResult,
+    SheetScore,
+    TieBreak,
+    rank_scores,
+    read_players,
+    read_whole_list,
+    tie_break_steps,
+    tied_groups,
+)
+
+FORMAT: Final = "small-islands-sheet/1"
+RESULT_FORMAT: Final = "small-islands-result/1"
+HOUSES: Final = 8
+MAX_PORTS: Final = 16
+DISCOVERY_TOKENS: Final = 12
+ALEXIS: Final = "Alexis"
+
+
+@dataclass(frozen=True)
+class Islander:
+    """One player's line of the sheet."""
+
+    name: str
+    prestige: int
+    discoveries: tuple[int, ...]
+    ship_placed: bool
+    ports: int
+    houses: int
+
+    @property
+    def port_points(self) -> int:
+        """Ports around the player's own ship; none when the ship is not on the table."""
+        return self.ports if self.ship_placed else 0
+
+    @property
+    def total(self) -> int:
+        """Prestige + discoveries + ports around the own ship."""
+        return self.prestige + sum(self.discoveries) + self.port_points
+
+
+@dataclass(frozen=True)
+class Alexis:
+    """The solo opponent, from its card: a base score plus points per house."""
+
+    base: int
+    per_house: int
+    houses: int
+
+    @property
+    def total(self) -> int:
+        """Alexis's score."""
+        return self.base + self.per_house * self.houses
+
+
+@dataclass(frozen=True)
+class SmallIslandsSheet:
+    """A whole sheet."""
+
+    players: tuple[Islander, ...]
+    last_tile_by: str | None = None
+    alexis: Alexis | None = None
+
+
+def parse_small_islands(data: object) -> SmallIslandsSheet:
+    """Parse a ``small-islands-sheet/1`` JSON value; :class:`SmallIslandsError` names player and field."""
+    fields = Fields(data, SmallIslandsError)
+    if fields.raw("format") != FORMAT:
+        raise fields.fail("format", f"must be '{FORMAT}', not {describe(fields.raw('format'))}")
+    players = read_players(fields, _islander)
+    held = sum(len(player.discoveries) for player in players)
+    if held > DISCOVERY_TOKENS:
+        raise fields.fail("players", f"the box holds {DISCOVERY_TOKENS} discovery tokens, but the players hold {held}")
+    last_tile_by = fields.text("last_tile_by") if fields.has("last_tile_by") else None
+    if last_tile_by is not None and last_tile_by not in {player.name for player in players}:
+        raise fields.fail("last_tile_by", f"'{last_tile_by}' is not a player of this sheet")
+    alexis = None
+    if fields.has("alexis"):
+        if len(players) != 1:
+            raise fields.fail("alexis", "Alexis plays only in a solo game (one player)")
+        card = fields.nested("alexis")
+        alexis = Alexis(card.whole("base"), card.whole("per_house"), card.whole("houses", 0, HOUSES))
+        card.done()
+    elif len(players) == 1:
+        raise SmallIslandsError("a solo game needs the Alexis card: 'alexis' with base, per_house and houses")
+    fields.done()
+    return SmallIslandsSheet(players, last_tile_by, alexis)
+
+
+def _islander(fields: Fields, name: str) -> Islander:
+    return Islander(
+        name=name,
+        prestige=fields.whole("prestige"),
+        discoveries=read_whole_list(fields, "discoveries", 0, 999),
+        ship_placed=fields.boolean("ship_placed"),
+        ports=fields.whole("ports", 0, MAX_PORTS),
+        houses=fields.whole("houses", 0, HOUSES),
+    )
+
+
+def _keys(sheet: SmallIslandsSheet) -> list[tuple[int, ...]]:
+    return [
+        (player.total, player.houses, player.port_points, int(player.name == sheet.last_tile_by))
+        for player in sheet.players
+    ]
+
+
+def last_tile_needed(sheet: SmallIslandsSheet) -> bool:
+    """Whether players tie on score, houses and ports, so who placed the last tile decides."""
+    return bool(tied_groups([key[:3] for key in _keys(sheet)], 3))
+
+
+def score_small_islands_sheet(sheet: SmallIslandsSheet) -> SheetResult:
+    """Score a parsed sheet: totals, the tie-breaks, and the solo game against Alexis."""
+    steps = []
+    for player in sheet.players:
+        steps.append(
+            Step(
+                "small_islands.total",
+                _("{player}: {prestige} prestige + {discoveries} from discoveries + {ports} ports = {total}."),
+                {
+                    "player": player.name,
+                    "prestige": player.prestige,
+                    "discoveries": sum(player.discoveries),
+                    "ports": player.port_points,
+                    "total": player.total,
+                },
+            )
+        )
+        if player.ports and not player.ship_placed:
+            steps.append(
+                Step(
+                    "small_islands.ports",
+                    _("{player}'s ship is not on the table: the ports score 0."),
+                    {"player": player.name},
+                )
+            )
+    unranked = [
+        (
+            player.name,
+            {
+                "prestige_points": player.prestige,
+                "discovery_points": sum(player.discoveries),
+                "port_points": player.port_points,
+            },
+            player.total,
+        )
+        for player in sheet.players
+    ]
+    if sheet.alexis is not None:
+        return _solo(sheet.players[0], sheet.alexis, unranked[0], steps)
+    keys = _keys(sheet)
+    names = [player.name for player in sheet.players]
+    steps.extend(
+        tie_break_steps(
+            names,
+            keys,
+            (
+                TieBreak(
+                    "small_islands.tie.houses", _("most houses"), [str(player.houses) for player in sheet.players]
+                ),
+                TieBreak(
+                    "small_islands.tie.ports",
+                    _("most ports around their own ship"),
+                    [str(player.port_points) for player in sheet.players],
+                ),
+                TieBreak(
+                    "small_islands.tie.last_tile",
+                    _("who placed the last tile"),
+                    ["yes" if name == sheet.last_tile_by else "no" for name in names],
+                ),
+            ),
+            "small_islands.tie.last_tile",
+        )
+    )
+    players = rank_scores(unranked, keys)
+    return SheetResult(RESULT_FORMAT, players, tuple(score.name for score in players if score.rank == 1), tuple(steps))
+
+
+def _solo(player: Islander, alexis: Alexis, row: tuple[str, dict[str, int], int], steps: list[Step]) -> SheetResult:
+    mine, theirs = (player.total, player.houses), (alexis.total, alexis.houses)
+    steps.append(
+        Step(
+            "small_islands.solo",
+            _("Alexis: {base} + {per_house} × {houses} houses = {total}."),
+            {"base": alexis.base, "per_house": alexis.per_house, "houses": alexis.houses, "total": alexis.total},
+        )
+    )
+    if mine > theirs:
+        winners: tuple[str, ...] = (player.name,)
+        steps.append(Step("small_islands.solo", _("{player} beats Alexis."), {"player": player.name}))
+    elif mine < theirs:
+        winners = (ALEXIS,)
+        steps.append(Step("small_islands.solo", _("Alexis beats {player}."), {"player": player.name}))
+    else:
+        winners = (player.name, ALEXIS)
+        steps.append(
+            Step(
+                "small_islands.solo", _("{player} and Alexis tie on score and houses: shared."), {"player": player.name}
+            )
+        )
+    name, points, total = row
+    score = SheetScore(name, points, total, 1 if mine >= theirs else 2)
+    return SheetResult(
+        RESULT_FORMAT, (score,), winners, tuple(steps), {"alexis": {"total": alexis.total, "houses": alexis.houses}}
+    )
+
+
+def score_small_islands(data: object) -> SheetResult:
+    """Parse and score a ``small-islands-sheet/1`` JSON value."""
+    return score_small_islands_sheet(parse_small_islands(data))

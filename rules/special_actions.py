@@ -1,0 +1,239 @@
+"""The ten special actions: which choices are possible now, and their effect on the game.
+
+Tokens that an action gives come from the general supply [I]; a kind whose supply ran out cannot be
+taken (``okanagan.supply.exhausted``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from .components import Reward, SpecialActionKind
+from .errors import RecordError
+from .explanation import Step
+from .explanation import gettext_noop as _
+from .game import GameState
+from .record import (
+    ChooseFirst,
+    Exchange,
+    Gifts,
+    GoldNugget,
+    NewObjectives,
+    NewTiles,
+    RewardOfShape,
+    SpecialAction,
+    Trade,
+    TwoRewards,
+)
+
+
+@dataclass(frozen=True)
+class SpecialActionOptions:
+    """What ``player`` may do with a special action in a given state: the choices to offer."""
+
+    player: str
+    possible: tuple[SpecialActionKind, ...]
+    """The actions that are legal now, in the rulebook's order."""
+    nuggets_left: int
+    supply: Mapping[Reward, int]
+    """Each kind that can be taken from the supply (for reward of a shape, two rewards)."""
+    givers: Mapping[str, tuple[Reward, ...]]
+    """For gifts: every other player who holds a token, and the kinds they may give."""
+    own: tuple[Reward, ...]
+    """The kinds ``player`` holds (what they may trade away or exchange)."""
+    partners: Mapping[str, tuple[Reward, ...]]
+    """For a trade: every other player holding a token, and the kinds they hold."""
+    exchange_shape: Mapping[Reward, tuple[Reward, ...]]
+    """For each held kind, the kinds of the same colour and another shape left in the supply."""
+    exchange_colour: Mapping[Reward, tuple[Reward, ...]]
+    """For each held kind, the kinds of the same shape and another colour left in the supply."""
+
+
+def special_action_options(state: GameState, player: str, *, collects: bool = True) -> SpecialActionOptions:
+    """The special-action choices open to ``player`` now.
+
+    ``collects`` says whether the player collects in a territory after the action: ``choose_first``
+    is possible only then (not for the Volcano, nor for a lone player who gave up the rewards).
+    """
+    own = tuple(state.holdings[player].held())
+    supply = state.available_bag()
+    holders = {
+        other: tuple(state.holdings[other].held())
+        for other in state.players
+        if other != player and state.holdings[other].tokens
+    }
+    by_shape = {
+        given: tuple(taken for taken in supply if _fits(SpecialActionKind.EXCHANGE_SHAPE, given, taken))
+        for given in own
+    }
+    by_colour = {
+        given: tuple(taken for taken in supply if _fits(SpecialActionKind.EXCHANGE_COLOUR, given, taken))
+        for given in own
+    }
+    exchange_shape = {given: taken for given, taken in by_shape.items() if taken}
+    exchange_colour = {given: taken for given, taken in by_colour.items() if taken}
+    possible = {
+        SpecialActionKind.REWARD_OF_SHAPE: bool(supply),
+        SpecialActionKind.TWO_REWARDS: True,
+        SpecialActionKind.CHOOSE_FIRST: collects,
+        SpecialActionKind.GOLD_NUGGET: True,
+        SpecialActionKind.NEW_OBJECTIVES: True,
+        SpecialActionKind.GIFTS: True,
+        SpecialActionKind.TRADE: bool(own and holders),
+        SpecialActionKind.NEW_TILES: True,
+        SpecialActionKind.EXCHANGE_SHAPE: bool(exchange_shape),
+        SpecialActionKind.EXCHANGE_COLOUR: bool(exchange_colour),
+    }
+    return SpecialActionOptions(
+        player=player,
+        possible=tuple(kind for kind in SpecialActionKind if possible[kind]),
+        nuggets_left=state.nuggets_left,
+        supply=supply,
+        givers=holders,
+        own=own,
+        partners=holders,
+        exchange_shape=exchange_shape,
+        exchange_colour=exchange_colour,
+    )
+
+
+def _fits(kind: SpecialActionKind, given: Reward, taken: Reward) -> bool:
+    if kind is SpecialActionKind.EXCHANGE_SHAPE:
+        return given.colour is taken.colour and given.shape is not taken.shape
+    return given.shape is taken.shape and given.colour is not taken.colour
+
+
+def apply_special_action(state: GameState, player: str, action: SpecialAction, *, in_territory: bool) -> list[Step]:
+    """Check ``player``'s special action against ``state`` and apply it; the explanation's steps.
+
+    Raises :class:`RecordError` (under the field ``special_action``) when the action is not legal.
+    """
+    try:
+        return _apply(state, player, action, in_territory)
+    except RecordError as error:
+        raise RecordError(error.message, ("special_action", *error.where)) from None
+
+
+def _apply(state: GameState, player: str, action: SpecialAction, in_territory: bool) -> list[Step]:
+    rule = f"okanagan.special.{action.kind.value}"
+    params: dict[str, str | int] = {"player": player}
+    match action:
+        case GoldNugget():
+            if not state.nuggets_left:
+                return [Step(rule, _("{player} takes a gold nugget, but no cards are left: nothing."), params)]
+            state.nuggets_left -= 1
+            state.holdings[player].nuggets += 1
+            return [
+                Step(rule, _("{player} draws a gold nugget card ({left} left)."), params | {"left": state.nuggets_left})
+            ]
+        case RewardOfShape(shape=shape, reward=reward):
+            if not state.available(reward):
+                raise RecordError(f"no {reward.value} is left in the supply: choose another {shape.value}")
+            state.take(player, reward)
+            return [
+                Step(rule, _("{player} takes a {reward} from the supply."), params | {"reward": reward}),
+                Step("okanagan.special.from_supply", _("Special-action tokens come from the supply.")),
+            ]
+        case TwoRewards(reward=reward):
+            count = min(2, state.available(reward))
+            if count:
+                state.take(player, reward, count)
+            steps = [
+                Step(
+                    rule,
+                    _("{player} takes {count} {reward} from the supply."),
+                    params | {"count": count, "reward": reward},
+                )
+            ]
+            if count < 2:
+                steps.append(
+                    Step(
+                        "okanagan.special.two_rewards.shortage",
+                        _("Only {count} {reward} left: {player} takes what is left."),
+                        params | {"count": count, "reward": reward},
+                    )
+                )
+            return steps
+        case ChooseFirst():
+            if not in_territory:
+                raise RecordError("'choose_first' can only be taken in a completed territory")
+            return [Step(rule, _("{player} will choose their rewards first."), params)]
+        case NewObjectives():
+            return [Step(rule, _("{player} draws 2 objective cards and discards 2."), params)]
+        case NewTiles():
+            return [Step(rule, _("{player} replaces the face-up tiles."), params)]
+        case Gifts(givers=givers):
+            return _gifts(state, player, givers, rule)
+        case Trade():
+            return _trade(state, player, action, rule)
+        case Exchange(kind=kind, swaps=swaps):
+            return _exchange(state, player, kind, swaps, rule)
+
+
+def _gifts(state: GameState, player: str, givers: Mapping[str, Reward], rule: str) -> list[Step]:
+    if player in givers:
+        raise RecordError(f"{player} cannot give a gift to themself", ("from",))
+    for other in state.players:
+        holding = state.holdings[other]
+        if other != player and holding.tokens and other not in givers:
+            raise RecordError(f"{other} holds tokens and must give one to {player}", ("from",))
+        if other in givers and not holding.tokens:
+            raise RecordError(f"{other} holds no token and gives nothing", ("from",))
+        if other in givers and not holding.rewards[givers[other]]:
+            raise RecordError(f"{other} holds no {givers[other].value} to give", ("from",))
+    for giver, reward in givers.items():
+        state.hand_over(giver, player, reward)
+    gifts = ", ".join(f"{giver}: {reward}" for giver, reward in givers.items())
+    if not givers:
+        return [Step(rule, _("Nobody else holds a token: {player} receives nothing."), {"player": player})]
+    return [
+        Step(
+            rule,
+            _("{player} receives a gift from each other player holding a token ({gifts})."),
+            {"player": player, "gifts": gifts},
+        )
+    ]
+
+
+def _trade(state: GameState, player: str, trade: Trade, rule: str) -> list[Step]:
+    if trade.partner == player:
+        raise RecordError(f"{player} cannot trade with themself", ("with",))
+    if not state.holdings[player].rewards[trade.give]:
+        raise RecordError(f"{player} holds no {trade.give.value} to give", ("give",))
+    if not state.holdings[trade.partner].rewards[trade.get]:
+        raise RecordError(f"{trade.partner} holds no {trade.get.value} to give", ("get",))
+    state.hand_over(player, trade.partner, trade.give)
+    state.hand_over(trade.partner, player, trade.get)
+    return [
+        Step(
+            rule,
+            _("{player} gives {partner} a {give} for a {get}."),
+            {"player": player, "partner": trade.partner, "give": trade.give, "get": trade.get},
+        )
+    ]
+
+
+def _exchange(
+    state: GameState, player: str, kind: SpecialActionKind, swaps: tuple[tuple[Reward, Reward], ...], rule: str
+) -> list[Step]:
+    same = "colour" if kind is SpecialActionKind.EXCHANGE_SHAPE else "shape"
+    other = "shape" if kind is SpecialActionKind.EXCHANGE_SHAPE else "colour"
+    steps = []
+    for given, taken in swaps:
+        if not _fits(kind, given, taken):
+            raise RecordError(f"{given.value} for {taken.value} is not the same {same} and another {other}", ("swaps",))
+        if not state.holdings[player].rewards[given]:
+            raise RecordError(f"{player} holds no {given.value} to give", ("swaps",))
+        if not state.available(taken):
+            raise RecordError(f"no {taken.value} is left in the supply", ("swaps",))
+        state.give_back(player, given)
+        state.take(player, taken)
+        steps.append(
+            Step(
+                rule,
+                _("{player} gives the supply a {given} and takes a {taken}."),
+                {"player": player, "given": given, "taken": taken},
+            )
+        )
+    return steps

@@ -1,0 +1,404 @@
+"""Resolving a completed territory, step by step: influence, the special action, collection.
+
+Each step is a function the site can call on its own while players enter a territory, and
+:func:`resolve_territory` chains the same functions when a record is replayed:
+
+1. :func:`assess_influence` — from the buildings: influence, tied groups, the lone player;
+2. :meth:`InfluenceReport.check_order` — the closer's tie-break;
+3. :func:`special_action_recipient` — who takes the special action (or the lone choice);
+4. :func:`plan_collection` — the pool and the collection order with each collector's entitlement;
+5. :meth:`CollectionPlan.turns` / :meth:`CollectionPlan.check` — the picks, one collector at a time.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from .components import Building, Reward, Territory
+from .errors import RecordError
+from .explanation import Step, names
+from .explanation import gettext_noop as _
+from .game import GameState, TerritoryOutcome
+from .record import Bag, ChooseFirst, LoneChoice, TerritoryEvent, bag_to_json
+from .special_actions import apply_special_action
+
+
+def describe_bag(bag: Bag) -> str:
+    """A bag for a sentence: ``3 green-square, 1 green-circle``; ``nothing`` when empty."""
+    return ", ".join(f"{count} {reward}" for reward, count in bag_to_json(bag).items()) or "nothing"
+
+
+# 1. Influence ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class InfluenceReport:
+    """Influence in a completed territory, and what the closer must still decide."""
+
+    territory: Territory
+    closed_by: str
+    influence: Mapping[str, int]
+    """Every player with influence (more than 0), in seat order."""
+    levels: tuple[tuple[str, ...], ...]
+    """Players grouped by equal influence, most first; a group of two or more is a tie."""
+    steps: tuple[Step, ...]
+
+    @property
+    def lone(self) -> str | None:
+        """The only player with influence, who must choose special action or rewards."""
+        return next(iter(self.influence)) if len(self.influence) == 1 else None
+
+    @property
+    def ties(self) -> tuple[tuple[str, ...], ...]:
+        """The groups of players with equal influence, which the closer must order."""
+        return tuple(level for level in self.levels if len(level) > 1)
+
+    @property
+    def default_order(self) -> tuple[str, ...]:
+        """Most to least influence, tied players in seat order (the order when nobody ties)."""
+        return tuple(player for level in self.levels for player in level)
+
+    def check_order(self, order: Sequence[str] | None) -> tuple[tuple[str, ...], tuple[Step, ...]]:
+        """Validate the order of influence (``None`` when nobody ties); the order and its steps."""
+        if order is None:
+            if self.ties:
+                tied = self.ties[0]
+                raise RecordError(
+                    f"{names(tied)} tie with {self.influence[tied[0]]} influence: 'order' must say how "
+                    f"{self.closed_by}, who closed the {self.territory.value}, ordered them",
+                    ("order",),
+                )
+            order = self.default_order
+        order = tuple(order)
+        if sorted(order) != sorted(self.influence):
+            raise RecordError(
+                f"must list every player with influence once ({names(self.influence)}), not {names(order) or 'nobody'}",
+                ("order",),
+            )
+        for before, after in zip(order, order[1:], strict=False):
+            if self.influence[before] < self.influence[after]:
+                raise RecordError(
+                    f"puts {before} ({self.influence[before]}) before {after} ({self.influence[after]}): "
+                    "only tied players may be ordered freely",
+                    ("order",),
+                )
+        steps = [
+            Step(
+                "okanagan.influence.order",
+                _("Order of influence: {order}."),
+                {"order": " > ".join(f"{player} ({self.influence[player]})" for player in order)},
+            )
+        ]
+        for level in self.ties:
+            chosen = [player for player in order if player in level]
+            steps.append(
+                Step(
+                    "okanagan.influence.tie",
+                    _(
+                        "{tied} tie with {influence}; {closer}, who closed the {territory}, put them in this order: "
+                        "{chosen}."
+                    ),
+                    {
+                        "tied": names(level),
+                        "influence": self.influence[level[0]],
+                        "closer": self.closed_by,
+                        "territory": self.territory,
+                        "chosen": " > ".join(chosen),
+                    },
+                )
+            )
+        return order, tuple(steps)
+
+
+def influence_of(buildings: Mapping[Building, int]) -> int:
+    """A player's influence from their buildings in the territory."""
+    return sum(building.influence * count for building, count in buildings.items())
+
+
+def assess_influence(
+    players: Sequence[str],
+    territory: Territory,
+    closed_by: str,
+    buildings: Mapping[str, Mapping[Building, int]],
+) -> InfluenceReport:
+    """Step 1: each player's influence from their buildings, and the tied groups."""
+    influence = {player: influence_of(buildings[player]) for player in players if player in buildings}
+    influence = {player: value for player, value in influence.items() if value}
+    values = sorted(set(influence.values()), reverse=True)
+    levels = tuple(tuple(player for player in influence if influence[player] == value) for value in values)
+    steps = []
+    for player, value in influence.items():
+        parts = " + ".join(
+            f"{count} {building} × {building.influence}" for building, count in buildings[player].items() if count
+        )
+        steps.append(
+            Step(
+                "okanagan.influence",
+                _("{player} has {influence} influence ({parts})."),
+                {"player": player, "influence": value, "parts": parts},
+            )
+        )
+    if not influence:
+        steps.append(
+            Step(
+                "okanagan.territory.empty",
+                _("Nobody has a building in this {territory}: nobody collects and nobody takes a special action."),
+                {"territory": territory},
+            )
+        )
+    return InfluenceReport(territory, closed_by, influence, levels, tuple(steps))
+
+
+# 2. The special action ---------------------------------------------------------------------------
+
+
+def special_action_recipient(
+    report: InfluenceReport, order: Sequence[str], lone_choice: LoneChoice | None
+) -> tuple[str | None, tuple[Step, ...]]:
+    """Step 2: who gets the special action, checking the lone player's choice; and the steps."""
+    lone = report.lone
+    if lone is None:
+        if lone_choice is not None:
+            raise RecordError(
+                "only a player alone in the territory chooses between the special action and the rewards",
+                ("lone_choice",),
+            )
+        if not order:
+            return None, ()
+        last = order[-1]
+        return last, (
+            Step(
+                "okanagan.special.lowest", _("{player}, last in the order, takes the special action."), {"player": last}
+            ),
+        )
+    if lone_choice is None:
+        raise RecordError(
+            f"{lone} is alone in the {report.territory.value}: 'lone_choice' must say whether "
+            f"{lone} took the special action or the rewards",
+            ("lone_choice",),
+        )
+    if lone_choice is LoneChoice.REWARDS:
+        return None, (
+            Step(
+                "okanagan.special.lone",
+                _("{player} is alone and chose the rewards, not the special action."),
+                {"player": lone},
+            ),
+        )
+    return lone, (
+        Step(
+            "okanagan.special.lone",
+            _("{player} is alone and chose the special action, not the rewards."),
+            {"player": lone},
+        ),
+    )
+
+
+# 3. Collection -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CollectionTurn:
+    """One collector's turn: how many tokens they may take, and from what."""
+
+    player: str
+    influence: int
+    left: Mapping[Reward, int]
+    """The pool left when this player collects."""
+
+    @property
+    def may_take(self) -> int:
+        """Their entitlement: their influence, or what is left if that is less."""
+        return min(self.influence, sum(self.left.values()))
+
+    def still_allowed(self, partial: Bag) -> dict[Reward, int]:
+        """With ``partial`` tapped so far, how many more of each kind this player may take."""
+        room = self.may_take - sum(partial.values())
+        return {
+            reward: min(room, count - partial.get(reward, 0))
+            for reward, count in self.left.items()
+            if room > 0 and count - partial.get(reward, 0) > 0
+        }
+
+
+@dataclass(frozen=True)
+class CollectionPlan:
+    """The pool of a territory and who collects from it, in which order, with what influence."""
+
+    pool: Mapping[Reward, int]
+    collectors: tuple[tuple[str, int], ...]
+    """(player, influence) in collection order."""
+    steps: tuple[Step, ...]
+
+    def turns(self, picks: Mapping[str, Bag]) -> list[CollectionTurn]:
+        """The turns so far: every collector whose pick is in ``picks``, then the one to pick next.
+
+        Checks the picks given; the last turn returned is the collector still to pick, if any.
+        """
+        left = dict(self.pool)
+        turns = []
+        for player, influence in self.collectors:
+            turn = CollectionTurn(player, influence, dict(left))
+            turns.append(turn)
+            if player not in picks:
+                break
+            _check_pick(turn, picks[player])
+            for reward, count in picks[player].items():
+                left[reward] -= count
+        return turns
+
+    def next_turn(self, picks: Mapping[str, Bag]) -> CollectionTurn | None:
+        """The collector who picks next (who may take something), or ``None`` when collection is over."""
+        turns = self.turns(picks)
+        last = turns[-1] if turns else None
+        if last is None or last.player in picks or last.may_take == 0:
+            return None
+        return last
+
+    def check(self, picks: Mapping[str, Bag]) -> tuple[dict[str, Bag], tuple[Step, ...]]:
+        """Step 5: check every pick; what each collector took, and the steps."""
+        collectors = dict(self.collectors)
+        for player, pick in picks.items():
+            if player not in collectors and pick:
+                raise RecordError(f"{player} has no influence here and cannot collect", ("picks",))
+        complete = {player: picks.get(player, {}) for player, _influence in self.collectors}
+        steps = []
+        for turn in self.turns(complete):
+            taken = complete[turn.player]
+            if sum(taken.values()):
+                steps.append(
+                    Step(
+                        "okanagan.collect.order",
+                        _("{player} (influence {influence}) takes {taken}."),
+                        {"player": turn.player, "influence": turn.influence, "taken": describe_bag(taken)},
+                    )
+                )
+            else:
+                steps.append(
+                    Step(
+                        "okanagan.collect.order",
+                        _("{player} takes nothing: the territory is empty."),
+                        {"player": turn.player},
+                    )
+                )
+        return {player: dict(bag) for player, bag in complete.items()}, tuple(steps)
+
+
+def _check_pick(turn: CollectionTurn, pick: Bag) -> None:
+    for reward, count in pick.items():
+        if count > turn.left.get(reward, 0):
+            raise RecordError(
+                f"{turn.player} took {count} {reward.value} but the pool had {turn.left.get(reward, 0)} left",
+                ("picks",),
+            )
+    taken = sum(pick.values())
+    if taken != turn.may_take:
+        raise RecordError(f"{turn.player} took {taken} tokens but may take {turn.may_take}", ("picks",))
+
+
+def plan_collection(
+    state: GameState,
+    rewards: Bag,
+    order: Sequence[str],
+    influence: Mapping[str, int],
+    *,
+    first: str | None = None,
+    lone_took_action: bool = False,
+) -> CollectionPlan:
+    """Step 4: the pool (``rewards`` capped by the supply after the special action) and the order.
+
+    ``first`` is the player whose special action was ``choose_first``; a lone player who took the
+    special action collects nothing.
+    """
+    pool = {reward: min(count, state.available(reward)) for reward, count in rewards.items()}
+    pool = {reward: count for reward, count in pool.items() if count}
+    steps = [Step("okanagan.collect.pool", _("The pool holds {pool}."), {"pool": describe_bag(pool)})]
+    for reward, count in rewards.items():
+        if pool.get(reward, 0) < count:
+            steps.append(
+                Step(
+                    "okanagan.supply.exhausted",
+                    _("The territory shows {shown} {reward} but the supply has {left} left to give."),
+                    {"shown": count, "reward": reward, "left": pool.get(reward, 0)},
+                )
+            )
+    if lone_took_action:
+        return CollectionPlan(pool, (), tuple(steps))
+    sequence = list(order)
+    if first is not None:
+        sequence.remove(first)
+        sequence.insert(0, first)
+        steps.append(
+            Step("okanagan.special.choose_first", _("{player} collects first (special action)."), {"player": first})
+        )
+    steps.append(Step("okanagan.collect.order", _("Collection order: {order}."), {"order": " > ".join(sequence)}))
+    steps.append(Step("okanagan.collect.all", _("Each collector takes their influence in tokens while any are left.")))
+    return CollectionPlan(pool, tuple((player, influence[player]) for player in sequence), tuple(steps))
+
+
+# All steps ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PreparedTerritory:
+    """A territory resolved up to collection: influence, order, special action, and the plan."""
+
+    report: InfluenceReport
+    order: tuple[str, ...]
+    recipient: str | None
+    plan: CollectionPlan
+    steps: tuple[Step, ...]
+
+
+def prepare_collection(state: GameState, event: TerritoryEvent) -> PreparedTerritory:
+    """Steps 1 to 4 for a territory entered so far (its picks are ignored); applies the special action.
+
+    ``state`` is changed by the special action: pass ``state.copy()`` to look ahead without changing it.
+    """
+    report = assess_influence(state.players, event.territory, event.closed_by, event.buildings)
+    order, order_steps = report.check_order(event.order) if report.influence else ((), ())
+    recipient, action_steps = special_action_recipient(report, order, event.lone_choice)
+    steps = [*report.steps, *order_steps, *action_steps]
+    action = event.special_action
+    if action is not None and recipient is None:
+        reason = "nobody has influence here" if not report.influence else f"{report.lone} chose the rewards"
+        raise RecordError(f"no special action can be taken: {reason}", ("special_action",))
+    first = None
+    if action is not None and recipient is not None:
+        if isinstance(action, ChooseFirst) and report.lone is not None:
+            raise RecordError(
+                f"{recipient} chose the special action instead of the rewards, so 'choose_first' gives nothing: "
+                "record lone_choice 'rewards' instead",
+                ("special_action",),
+            )
+        first = recipient if isinstance(action, ChooseFirst) else None
+        steps.extend(apply_special_action(state, recipient, action, in_territory=True))
+    elif recipient is not None:
+        steps.append(
+            Step("okanagan.special.lowest", _("{player}'s special action is not recorded."), {"player": recipient})
+        )
+    lone_took_action = report.lone is not None and recipient is not None
+    plan = plan_collection(
+        state, event.rewards, order, report.influence, first=first, lone_took_action=lone_took_action
+    )
+    return PreparedTerritory(report, order, recipient, plan, (*steps, *plan.steps))
+
+
+def resolve_territory(state: GameState, event: TerritoryEvent, index: int) -> tuple[TerritoryOutcome, list[Step]]:
+    """Resolve a recorded territory against ``state`` (which it changes); its outcome and steps."""
+    prepared = prepare_collection(state, event)
+    if not prepared.plan.collectors and any(event.picks.values()):
+        raise RecordError(f"{prepared.recipient} chose the special action and collects nothing", ("picks",))
+    collected, pick_steps = prepared.plan.check(event.picks)
+    for player, bag in collected.items():
+        for reward, count in bag.items():
+            state.take(player, reward, count)
+    outcome = TerritoryOutcome(
+        event=index,
+        influence=dict(prepared.report.influence),
+        order=prepared.order,
+        special_action_to=prepared.recipient,
+        collected={player: collected.get(player, {}) for player in prepared.report.influence},
+    )
+    return outcome, [*prepared.steps, *pick_steps]
