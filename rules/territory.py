@@ -20,13 +20,13 @@ from .errors import RecordError
 from .explanation import Step, names
 from .explanation import gettext_noop as _
 from .game import GameState, TerritoryOutcome
-from .record import Bag, ChooseFirst, LoneChoice, TerritoryEvent, bag_to_json
+from .record import Bag, ChooseFirst, LoneChoice, TerritoryEvent
 from .special_actions import apply_special_action
 
 
 def describe_bag(bag: Bag) -> str:
-    """A bag for a sentence: ``3 green-square, 1 green-circle``; ``nothing`` when empty."""
-    return ", ".join(f"{count} {reward}" for reward, count in bag_to_json(bag).items()) or "nothing"
+    """A bag for a sentence, in its own order: ``3 green-square, 1 green-circle``; ``nothing`` when empty."""
+    return ", ".join(f"{count} {reward.value}" for reward, count in bag.items() if count) or "nothing"
 
 
 # 1. Influence ------------------------------------------------------------------------------------

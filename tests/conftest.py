@@ -1,0 +1,54 @@
+"""Shared fixtures: Chromium for the browser tests, skipped with a reason unless CI requires it."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+
+def chromium_path() -> str | None:
+    return CHROMIUM if Path(CHROMIUM).exists() else shutil.which("chromium")
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    """A headless Debian Chromium driven by Playwright; skipped without one, except in CI."""
+    path = chromium_path()
+    if path is None:
+        reason = f"Chromium not found at {CHROMIUM} (apt-get install -y chromium)"
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"{reason}: browser tests must run in CI")
+        pytest.skip(reason)
+    from playwright.sync_api import sync_playwright
+
+    # Playwright's sync API runs an event loop in this thread; Django's database teardown would then
+    # refuse to run, although nothing here is really async.
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=path, args=CHROMIUM_FLAGS)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def phone(browser: Any) -> Iterator[Any]:
+    """A page the size of a phone (390×844), touch enabled."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    yield context.new_page()
+    context.close()

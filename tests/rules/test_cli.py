@@ -1,0 +1,83 @@
+"""``python -m rules score|explain FILE``: the result on stdout, or exit 2 with one line on stderr."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from rules.cli import main
+
+DATA = Path(__file__).parent.parent / "data"
+FOREST = DATA / "okanagan-forest-example.json"
+
+
+def run(*args: str, stdin: str = "") -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    status = main(list(args), stdin=io.StringIO(stdin), stdout=out, stderr=err)
+    return status, out.getvalue(), err.getvalue()
+
+
+def test_score_prints_the_result_json() -> None:
+    status, out, err = run("score", str(FOREST))
+    assert (status, err) == (0, "")
+    assert json.loads(out)["format"] == "okanagan-result/1"
+
+
+def test_score_reads_standard_input_for_a_dash() -> None:
+    status, out, _err = run("score", "-", stdin=FOREST.read_text())
+    assert status == 0
+    assert json.loads(out)["territories"][0]["special_action_to"] == "Red"
+
+
+def test_explain_prints_titled_steps_with_rule_ids() -> None:
+    status, out, _err = run("explain", str(FOREST))
+    assert status == 0
+    assert out.splitlines()[0] == "Event 0: forest closed by Red"
+    assert "  - Red, last in the order, takes the special action. [okanagan.special.lowest]" in out.splitlines()
+
+
+@pytest.mark.parametrize(
+    ("stdin", "error"),
+    [
+        ("{", "error: not valid JSON: Expecting property name enclosed in double quotes at line 1, column 2\n"),
+        (
+            '{"format": "chess-pgn"}',
+            "error: the document's 'format' must be one of okanagan-record/1, "
+            "small-islands-sheet/1, cooper-island-sheet/1, not 'chess-pgn'\n",
+        ),
+        (
+            '{"format": "okanagan-record/1", "players": ["A", "B"], "events": [{"type": "round_end"}, '
+            '{"type": "round_end"}]}',
+            "error: event 1 (round_end): round 1 has already ended: a game has two rounds\n",
+        ),
+        ("[" * 100_000 + "]" * 100_000, "error: the document is nested too deeply\n"),
+    ],
+)
+def test_invalid_input_exits_2_with_one_line_on_stderr_and_nothing_on_stdout(stdin: str, error: str) -> None:
+    assert run("score", "-", stdin=stdin) == (2, "", error)
+
+
+def test_a_missing_file_is_one_line_too() -> None:
+    status, out, err = run("explain", "/nonexistent/game.json")
+    assert (status, out) == (2, "")
+    assert err == "error: cannot read /nonexistent/game.json: No such file or directory\n"
+
+
+def test_the_module_runs_as_a_program() -> None:
+    bad = subprocess.run(
+        [sys.executable, "-m", "rules", "score", "-"],
+        input='{"format": 1}',
+        text=True,
+        capture_output=True,
+        check=False,
+    )
+    assert (bad.returncode, bad.stdout, len(bad.stderr.splitlines())) == (2, "", 1)
+    good = subprocess.run(
+        [sys.executable, "-m", "rules", "score", str(FOREST)], text=True, capture_output=True, check=True
+    )
+    assert json.loads(good.stdout)["winners"] == ["Red"]

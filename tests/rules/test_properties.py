@@ -1,0 +1,132 @@
+"""Properties of random legal games built through the step API, and of corrupted records."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from rules import RecordError, Reward, new_game, parse_record, replay, score_okanagan, score_record
+from rules.game import apply_event
+from rules.record import TerritoryEvent
+from tests.random_games import random_record
+
+SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+class DrawChooser:
+    """Choices drawn from Hypothesis, so that failures shrink to small games."""
+
+    def __init__(self, data: st.DataObject) -> None:
+        self.data = data
+
+    def pick[T](self, options: Sequence[T]) -> T:
+        return self.data.draw(st.sampled_from(list(options)))
+
+    def number(self, low: int, high: int) -> int:
+        return self.data.draw(st.integers(low, high))
+
+
+games = st.builds(
+    lambda data, players, territories, others: random_record(DrawChooser(data), players, territories, others),
+    st.data(),
+    st.integers(2, 4),
+    st.integers(0, 12),
+    st.integers(0, 6),
+)
+
+
+@SETTINGS
+@given(games)
+def test_tokens_and_nuggets_are_conserved_after_every_event(record: Any) -> None:
+    state = new_game(record.players, record.options)
+    for index, event in enumerate(record.events):
+        apply_event(state, event, index)
+        for reward in Reward:
+            held = sum(holding.rewards[reward] for holding in state.holdings.values())
+            assert state.supply[reward] + held == record.options.reward_supply
+            assert state.supply[reward] >= 0
+        nuggets = sum(holding.nuggets for holding in state.holdings.values())
+        assert state.nuggets_left + nuggets == record.options.nugget_supply
+
+
+@SETTINGS
+@given(games)
+def test_totals_equal_their_parts_and_ranks_follow_total_then_tokens(record: Any) -> None:
+    result = score_record(record).to_json()
+    players = result["players"]
+    for entry in players:
+        assert entry["objective_points"] == sum(card["points"] for card in entry["objectives"])
+        assert entry["explorer_points"] == 4 * entry["explorer_sets"]
+        assert entry["total"] == entry["explorer_points"] + entry["objective_points"] + entry["nugget_points"]
+        assert entry["tokens"] == sum(entry["rewards"].values())
+    for first in players:
+        for second in players:
+            key_first, key_second = (first["total"], first["tokens"]), (second["total"], second["tokens"])
+            assert (first["rank"] < second["rank"]) == (key_first > key_second)
+    assert result["winners"] == [entry["name"] for entry in players if entry["rank"] == 1]
+
+
+@SETTINGS
+@given(games)
+def test_nobody_collects_more_than_their_influence_or_the_pool(record: Any) -> None:
+    territories = score_record(record).to_json()["territories"]
+    events = [event for event in record.events if isinstance(event, TerritoryEvent)]
+    for entry, event in zip(territories, events, strict=True):
+        for player, count in entry["collected"].items():
+            assert count <= entry["influence"][player]
+        assert sum(entry["collected"].values()) <= sum(event.rewards.values())
+        order = entry["order"]
+        assert [entry["influence"][p] for p in order] == sorted((entry["influence"][p] for p in order), reverse=True)
+
+
+@SETTINGS
+@given(games)
+def test_replay_is_deterministic_and_the_record_round_trips(record: Any) -> None:
+    text = json.dumps(record.to_json())
+    assert parse_record(json.loads(text)) == record
+    assert score_okanagan(json.loads(text)).to_json() == score_record(record).to_json()
+    assert replay(record) == replay(record)
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-(10**12), 10**12) | st.floats(allow_nan=False) | st.text(max_size=12),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=12), inner, max_size=3),
+    max_leaves=8,
+)
+
+
+def corrupt(document: Any, data: st.DataObject) -> Any:
+    """Replace, delete or add one value somewhere in ``document``."""
+    if isinstance(document, dict) and document and data.draw(st.booleans()):
+        key = data.draw(st.sampled_from(sorted(document)))
+        action = data.draw(st.sampled_from(["descend", "replace", "delete"]))
+        if action == "delete":
+            return {k: v for k, v in document.items() if k != key}
+        value = corrupt(document[key], data) if action == "descend" else data.draw(json_values)
+        return {**document, key: value}
+    if isinstance(document, list) and document and data.draw(st.booleans()):
+        index = data.draw(st.integers(0, len(document) - 1))
+        return [*document[:index], corrupt(document[index], data), *document[index + 1 :]]
+    return data.draw(
+        json_values
+        | st.sampled_from(
+            ["forest", "green-circle", "Ann", "farm", "gold_nugget", "territory", "rewards", -1, 0, 3, 99]
+        )
+    )
+
+
+@SETTINGS
+@given(games, st.data())
+def test_a_corrupted_record_validates_or_raises_the_engines_error(record: Any, data: st.DataObject) -> None:
+    document = record.to_json()
+    for _ in range(data.draw(st.integers(1, 3))):
+        document = corrupt(document, data)
+    try:
+        result = score_okanagan(document)
+    except RecordError:
+        return
+    assert result.to_json()["format"] == "okanagan-result/1"

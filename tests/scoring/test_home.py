@@ -1,0 +1,28 @@
+"""The home page, and settings that must hold for a safe deployment."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+from django.test import Client
+
+
+def test_the_home_page_says_what_the_app_does(client: Client) -> None:
+    response = client.get("/")
+    assert response.status_code == 200
+    assert b"Score Okanagan at the table" in response.content
+    assert b"/static/django_htmx/htmx-2.min.js" in response.content
+
+
+def test_the_home_page_refuses_a_post(client: Client) -> None:
+    assert client.post("/").status_code == 405
+
+
+def test_the_site_refuses_to_start_without_a_secret_key_when_debug_is_off() -> None:
+    env = {key: value for key, value in os.environ.items() if key not in {"SECRET_KEY", "DEBUG"}}
+    env["DJANGO_SETTINGS_MODULE"] = "okanagan_site.settings"
+    run = subprocess.run([sys.executable, "manage.py", "check"], env=env, capture_output=True, text=True, check=False)
+    assert run.returncode != 0
+    assert "SECRET_KEY is required when DEBUG is off" in run.stderr
