@@ -27,9 +27,10 @@ from .documents import Result, score_document
 from .errors import CooperIslandError, RecordError, RulesError, SmallIslandsError
 from .explanation import Section, Step
 from .final_scoring import FinalScore, PlayerScore, explorer_sets, final_score, nugget_points, score_objective
-from .game import GameState, apply_event, new_game, replay
+from .game import GameState, new_game
 from .okanagan import OkanaganResult, score_okanagan, score_record
 from .record import Event, Options, Record, parse_record
+from .replay import apply_event, replay
 from .small_islands import last_tile_needed, parse_small_islands, score_small_islands
 from .special_actions import SpecialActionOptions, apply_special_action, special_action_options
 from .territory import (

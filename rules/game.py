@@ -1,8 +1,7 @@
-"""A game's state and the replay of its events.
+"""A game's state: what the table holds.
 
-The state holds what the table holds: each player's tokens, nuggets and objective cards, the supply,
-the round, and what each event did (with its explanation). :func:`replay` rebuilds it from a record;
-:func:`apply_event` adds one event to a state, checking that it is legal there.
+Each player's tokens, nuggets and objective cards, the supply, the round, and what each event did
+(with its explanation). :mod:`rules.replay` changes it event by event.
 """
 
 from __future__ import annotations
@@ -10,22 +9,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .components import Reward
-from .errors import RecordError
 from .explanation import Step
-from .explanation import gettext_noop as _
 from .record import (
-    AdjustEvent,
     Bag,
-    BeaverDamEvent,
     Event,
     ObjectiveCard,
-    ObjectivesEvent,
     Options,
-    Record,
-    RoundEndEvent,
-    TerritoryEvent,
-    VolcanoEvent,
-    bag_to_json,
 )
 
 
@@ -153,112 +142,3 @@ def new_game(players: tuple[str, ...], options: Options | None = None) -> GameSt
         nuggets_left=options.nugget_supply,
         holdings={player: Holding() for player in players},
     )
-
-
-def replay(record: Record) -> GameState:
-    """Replay every event of ``record``; raises :class:`RecordError` at the first illegal one."""
-    state = new_game(record.players, record.options)
-    for index, event in enumerate(record.events):
-        apply_event(state, event, index)
-    return state
-
-
-def apply_event(state: GameState, event: Event, index: int | None = None) -> EventOutcome:
-    """Check ``event`` against ``state`` and apply it; ``index`` is its place in the record.
-
-    The state is changed only when the event is legal: on :class:`RecordError` it is left as it was.
-    """
-    index = len(state.log) if index is None else index
-    trial = state.copy()
-    try:
-        steps = _apply(trial, event, index)
-    except RecordError as error:
-        raise error.in_event(index, event.type) from None
-    outcome = EventOutcome(index, event, tuple(steps))
-    trial.log.append(outcome)
-    state.__dict__.update(trial.__dict__)
-    return outcome
-
-
-def _apply(state: GameState, event: Event, index: int) -> list[Step]:
-    # Imported here: territory and special_actions build on this module's GameState.
-    from .special_actions import apply_special_action
-    from .territory import resolve_territory
-
-    match event:
-        case TerritoryEvent():
-            outcome, steps = resolve_territory(state, event, index)
-            state.territories.append(outcome)
-            return steps
-        case VolcanoEvent(player=player, special_action=action):
-            return [
-                Step(
-                    "okanagan.promo.volcano",
-                    _("{player} played the Volcano and takes a special action at once."),
-                    {"player": player},
-                ),
-                *apply_special_action(state, player, action, in_territory=False),
-            ]
-        case BeaverDamEvent(player=player, reward=reward):
-            if not state.available(reward):
-                raise RecordError(f"no {reward.value} is left in the supply", ("reward",))
-            state.take(player, reward)
-            return [
-                Step(
-                    "okanagan.promo.beaver_dam",
-                    _("{player} played the Beaver Dam and takes a {reward}."),
-                    {"player": player, "reward": reward},
-                )
-            ]
-        case ObjectivesEvent(player=player, cards=cards):
-            state.holdings[player].objectives = cards
-            return [
-                Step(
-                    "okanagan.objectives.keep",
-                    _("{player} keeps {count} objective cards."),
-                    {"player": player, "count": len(cards)},
-                )
-            ]
-        case RoundEndEvent():
-            if state.round != 1:
-                raise RecordError("round 1 has already ended: a game has two rounds")
-            state.round = 2
-            return [Step("okanagan.round.end", _("Round 1 is over; round 2 begins."))]
-        case AdjustEvent():
-            return _adjust(state, event)
-
-
-def _adjust(state: GameState, event: AdjustEvent) -> list[Step]:
-    holding = state.holdings[event.player]
-    for reward, change in event.rewards.items():
-        if holding.rewards[reward] + change < 0:
-            raise RecordError(
-                f"{event.player} holds {holding.rewards[reward]} {reward.value}, cannot give back {-change}",
-                ("rewards",),
-            )
-        if change > state.available(reward):
-            raise RecordError(
-                f"only {state.available(reward)} {reward.value} left in the supply, cannot take {change}", ("rewards",)
-            )
-    if holding.nuggets + event.nuggets < 0:
-        raise RecordError(
-            f"{event.player} holds {holding.nuggets} nuggets, cannot give back {-event.nuggets}", ("nuggets",)
-        )
-    if event.nuggets > state.nuggets_left:
-        raise RecordError(f"only {state.nuggets_left} nugget cards are left, cannot take {event.nuggets}", ("nuggets",))
-    for reward, change in event.rewards.items():
-        if change > 0:
-            state.take(event.player, reward, change)
-        else:
-            state.give_back(event.player, reward, -change)
-    holding.nuggets += event.nuggets
-    state.nuggets_left -= event.nuggets
-    changes = ", ".join(f"{change:+d} {reward}" for reward, change in bag_to_json(event.rewards).items())
-    if event.nuggets:
-        changes = ", ".join(filter(None, (changes, f"{event.nuggets:+d} nuggets")))
-    params: dict[str, str | int] = {"player": event.player, "changes": changes or "nothing"}
-    if event.note:
-        return [
-            Step("okanagan.adjust", _("Correction for {player}: {changes} ({note})."), params | {"note": event.note})
-        ]
-    return [Step("okanagan.adjust", _("Correction for {player}: {changes}."), params)]

@@ -8,7 +8,7 @@ from typing import Final
 from .explanation import Section
 from .explanation import gettext_noop as _
 from .final_scoring import FinalScore, final_score
-from .game import EventOutcome, GameState, replay
+from .game import EventOutcome, GameState
 from .record import (
     AdjustEvent,
     BeaverDamEvent,
@@ -19,6 +19,7 @@ from .record import (
     VolcanoEvent,
     parse_record,
 )
+from .replay import replay
 
 RESULT_FORMAT: Final = "okanagan-result/1"
 

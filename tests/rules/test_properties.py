@@ -9,8 +9,7 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rules import RecordError, Reward, new_game, parse_record, replay, score_okanagan, score_record
-from rules.game import apply_event
+from rules import RecordError, Reward, apply_event, new_game, parse_record, replay, score_okanagan, score_record
 from rules.record import TerritoryEvent
 from tests.random_games import random_record
 

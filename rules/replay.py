@@ -1,0 +1,132 @@
+"""Replaying events: :func:`replay` rebuilds a game's state from a record; :func:`apply_event` adds
+one event to a state, checking that it is legal there.
+"""
+
+from __future__ import annotations
+
+from .errors import RecordError
+from .explanation import Step
+from .explanation import gettext_noop as _
+from .game import EventOutcome, GameState, new_game
+from .record import (
+    AdjustEvent,
+    BeaverDamEvent,
+    Event,
+    ObjectivesEvent,
+    Record,
+    RoundEndEvent,
+    TerritoryEvent,
+    VolcanoEvent,
+    bag_to_json,
+)
+from .special_actions import apply_special_action
+from .territory import resolve_territory
+
+
+def replay(record: Record) -> GameState:
+    """Replay every event of ``record``; raises :class:`RecordError` at the first illegal one."""
+    state = new_game(record.players, record.options)
+    for index, event in enumerate(record.events):
+        _apply_in_place(state, event, index)  # no undo needed: an invalid record is refused whole
+    return state
+
+
+def apply_event(state: GameState, event: Event, index: int | None = None) -> EventOutcome:
+    """Check ``event`` against ``state`` and apply it; ``index`` is its place in the record.
+
+    The state is changed only when the event is legal: on :class:`RecordError` it is left as it was.
+    """
+    trial = state.copy()
+    outcome = _apply_in_place(trial, event, len(state.log) if index is None else index)
+    state.__dict__.update(trial.__dict__)
+    return outcome
+
+
+def _apply_in_place(state: GameState, event: Event, index: int) -> EventOutcome:
+    try:
+        steps = _apply(state, event, index)
+    except RecordError as error:
+        raise error.in_event(index, event.type) from None
+    outcome = EventOutcome(index, event, tuple(steps))
+    state.log.append(outcome)
+    return outcome
+
+
+def _apply(state: GameState, event: Event, index: int) -> list[Step]:
+    match event:
+        case TerritoryEvent():
+            outcome, steps = resolve_territory(state, event, index)
+            state.territories.append(outcome)
+            return steps
+        case VolcanoEvent(player=player, special_action=action):
+            return [
+                Step(
+                    "okanagan.promo.volcano",
+                    _("{player} played the Volcano and takes a special action at once."),
+                    {"player": player},
+                ),
+                *apply_special_action(state, player, action, in_territory=False),
+            ]
+        case BeaverDamEvent(player=player, reward=reward):
+            if not state.available(reward):
+                raise RecordError(f"no {reward.value} is left in the supply", ("reward",))
+            state.take(player, reward)
+            return [
+                Step(
+                    "okanagan.promo.beaver_dam",
+                    _("{player} played the Beaver Dam and takes a {reward}."),
+                    {"player": player, "reward": reward},
+                )
+            ]
+        case ObjectivesEvent(player=player, cards=cards):
+            state.holdings[player].objectives = cards
+            return [
+                Step(
+                    "okanagan.objectives.keep",
+                    _("{player} keeps {count} objective cards."),
+                    {"player": player, "count": len(cards)},
+                )
+            ]
+        case RoundEndEvent():
+            if state.round != 1:
+                raise RecordError("round 1 has already ended: a game has two rounds")
+            state.round = 2
+            return [Step("okanagan.round.end", _("Round 1 is over; round 2 begins."))]
+        case AdjustEvent():
+            return _adjust(state, event)
+
+
+def _adjust(state: GameState, event: AdjustEvent) -> list[Step]:
+    holding = state.holdings[event.player]
+    for reward, change in event.rewards.items():
+        if holding.rewards[reward] + change < 0:
+            raise RecordError(
+                f"{event.player} holds {holding.rewards[reward]} {reward.value}, cannot give back {-change}",
+                ("rewards",),
+            )
+        if change > state.available(reward):
+            raise RecordError(
+                f"only {state.available(reward)} {reward.value} left in the supply, cannot take {change}", ("rewards",)
+            )
+    if holding.nuggets + event.nuggets < 0:
+        raise RecordError(
+            f"{event.player} holds {holding.nuggets} nuggets, cannot give back {-event.nuggets}", ("nuggets",)
+        )
+    if event.nuggets > state.nuggets_left:
+        raise RecordError(f"only {state.nuggets_left} nugget cards are left, cannot take {event.nuggets}", ("nuggets",))
+    for reward, change in event.rewards.items():
+        if change > 0:
+            state.take(event.player, reward, change)
+        else:
+            state.give_back(event.player, reward, -change)
+    holding.nuggets += event.nuggets
+    state.nuggets_left -= event.nuggets
+    changes = ", ".join(f"{change:+d} {reward}" for reward, change in bag_to_json(event.rewards).items())
+    if event.nuggets:
+        changes = ", ".join(filter(None, (changes, f"{event.nuggets:+d} nuggets")))
+    params: dict[str, str | int] = {"player": event.player, "changes": changes or "nothing"}
+    if event.note:
+        return [
+            Step("okanagan.adjust", _("Correction for {player}: {changes} ({note})."), params | {"note": event.note})
+        ]
+    return [Step("okanagan.adjust", _("Correction for {player}: {changes}."), params)]
