@@ -94,11 +94,6 @@ class Reward(StrEnum):
         """The token's shape."""
         return Shape(self.value.split("-")[1])
 
-    @classmethod
-    def of(cls, colour: Colour, shape: Shape) -> Reward:
-        """The reward of that colour and shape."""
-        return cls(f"{colour.value}-{shape.value}")
-
 
 class Building(StrEnum):
     """The three building types a player places."""

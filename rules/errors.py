@@ -18,10 +18,6 @@ class RulesError(ValueError):
     def __str__(self) -> str:
         return ": ".join((*self.where, self.message))
 
-    def within(self, *outer: str) -> RulesError:
-        """The same error, placed inside ``outer`` (an event, a player, a field)."""
-        return type(self)(self.message, (*outer, *self.where))
-
 
 class RecordError(RulesError):
     """An invalid Okanagan record (``okanagan-record/1``) or an illegal choice in a territory.

@@ -38,12 +38,11 @@ class SpecialActionOptions:
     nuggets_left: int
     supply: Mapping[Reward, int]
     """Each kind that can be taken from the supply (for reward of a shape, two rewards)."""
-    givers: Mapping[str, tuple[Reward, ...]]
-    """For gifts: every other player who holds a token, and the kinds they may give."""
+    holders: Mapping[str, tuple[Reward, ...]]
+    """Every other player holding a token, and the kinds they hold: for gifts, who must give and
+    what they may give; for a trade, whom one may trade with and for what."""
     own: tuple[Reward, ...]
     """The kinds ``player`` holds (what they may trade away or exchange)."""
-    partners: Mapping[str, tuple[Reward, ...]]
-    """For a trade: every other player holding a token, and the kinds they hold."""
     exchange_shape: Mapping[Reward, tuple[Reward, ...]]
     """For each held kind, the kinds of the same colour and another shape left in the supply."""
     exchange_colour: Mapping[Reward, tuple[Reward, ...]]
@@ -90,9 +89,8 @@ def special_action_options(state: GameState, player: str, *, collects: bool = Tr
         possible=tuple(kind for kind in SpecialActionKind if possible[kind]),
         nuggets_left=state.nuggets_left,
         supply=supply,
-        givers=holders,
+        holders=holders,
         own=own,
-        partners=holders,
         exchange_shape=exchange_shape,
         exchange_colour=exchange_colour,
     )

@@ -163,10 +163,10 @@ def random_action(state: GameState, player: str, chooser: Chooser, *, collects: 
         case SpecialActionKind.TWO_REWARDS:
             return TwoRewards(chooser.pick(list(Reward)))
         case SpecialActionKind.GIFTS:
-            return Gifts({giver: chooser.pick(kinds) for giver, kinds in options.givers.items()})
+            return Gifts({giver: chooser.pick(kinds) for giver, kinds in options.holders.items()})
         case SpecialActionKind.TRADE:
-            partner = chooser.pick(sorted(options.partners))
-            return Trade(partner, chooser.pick(options.own), chooser.pick(options.partners[partner]))
+            partner = chooser.pick(sorted(options.holders))
+            return Trade(partner, chooser.pick(options.own), chooser.pick(options.holders[partner]))
         case SpecialActionKind.EXCHANGE_SHAPE | SpecialActionKind.EXCHANGE_COLOUR:
             return _exchange(state, player, kind, options, chooser)
     raise AssertionError(kind)

@@ -137,8 +137,7 @@ def test_the_options_offer_only_legal_choices() -> None:
     state = replay(parse_record(record(give("Ann", green_square=1), give("Ben", blue_circle=1), reward_supply=1)))
     options = special_action_options(state, "Ann")
     assert SpecialActionKind.TRADE in options.possible
-    assert dict(options.partners) == {"Ben": (Reward("blue-circle"),)}
-    assert dict(options.givers) == {"Ben": (Reward("blue-circle"),)}
+    assert dict(options.holders) == {"Ben": (Reward("blue-circle"),)}
     assert Reward("green-square") not in options.supply
     assert dict(options.exchange_shape) == {Reward("green-square"): (Reward("green-hexagon"), Reward("green-circle"))}
     assert SpecialActionKind.CHOOSE_FIRST not in special_action_options(state, "Ann", collects=False).possible
