@@ -94,14 +94,17 @@ def _check_royal_orders(players: tuple[Settler, ...]) -> None:
     holder: dict[int, str] = {}
     for player in players:
         for card in sorted(player.royal_orders):
-            fail = CooperIslandError
             if card not in allowed:
-                raise fail(f"card {card} is not in play with {len(players)} players", (player.name, "royal_orders"))
+                raise CooperIslandError(
+                    f"card {card} is not in play with {len(players)} players", (player.name, "royal_orders")
+                )
             if card in holder:
-                raise fail(f"card {card} holds one worker, already {holder[card]}'s", (player.name, "royal_orders"))
+                raise CooperIslandError(
+                    f"card {card} holds one worker, already {holder[card]}'s", (player.name, "royal_orders")
+                )
             holder[card] = player.name
             if len(holder) > in_play:
-                raise fail(
+                raise CooperIslandError(
                     f"only {in_play} royal order cards are in play with {len(players)} players, "
                     f"and card {card} would be one more",
                     (player.name, "royal_orders"),

@@ -388,8 +388,9 @@ def prepare_collection(state: GameState, event: TerritoryEvent) -> PreparedTerri
 def resolve_territory(state: GameState, event: TerritoryEvent, index: int) -> tuple[TerritoryOutcome, list[Step]]:
     """Resolve a recorded territory against ``state`` (which it changes); its outcome and steps."""
     prepared = prepare_collection(state, event)
-    if not prepared.plan.collectors and any(event.picks.values()):
-        raise RecordError(f"{prepared.recipient} chose the special action and collects nothing", ("picks",))
+    lone = prepared.report.lone
+    if lone is not None and lone == prepared.recipient and any(event.picks.values()):
+        raise RecordError(f"{lone} chose the special action and collects nothing", ("picks",))
     collected, pick_steps = prepared.plan.check(event.picks)
     for player, bag in collected.items():
         for reward, count in bag.items():

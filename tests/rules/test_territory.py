@@ -135,6 +135,8 @@ def test_a_territory_with_no_building_has_no_special_action_and_no_collection() 
     assert entry == {"event": 0, "influence": {}, "order": [], "special_action_to": None, "collected": {}}
     assert any(step.rule == "okanagan.territory.empty" for step in result.sections[0].steps)
     assert "nobody has influence here" in error_of(record(territory({}, special_action={"action": "gold_nugget"})))
+    picks = record(territory({}, {"green-square": 2}, picks={"Ann": {"green-square": 1}}))
+    assert error_of(picks) == "event 0 (territory): picks: Ann has no influence here and cannot collect"
 
 
 def test_each_player_takes_exactly_their_influence_while_tokens_are_left() -> None:
