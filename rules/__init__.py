@@ -27,9 +27,20 @@ from .documents import Result, score_document
 from .errors import CooperIslandError, RecordError, RulesError, SmallIslandsError
 from .explanation import Section, Step
 from .final_scoring import FinalScore, PlayerScore, explorer_sets, final_score, nugget_points, score_objective
-from .game import GameState, new_game
+from .game import EventOutcome, GameState, new_game
 from .okanagan import OkanaganResult, score_okanagan, score_record
-from .record import Event, Options, Record, parse_record
+from .record import (
+    Event,
+    LoneChoice,
+    NuggetLadder,
+    ObjectiveCard,
+    Options,
+    Record,
+    parse_event,
+    parse_players,
+    parse_record,
+    parse_special_action,
+)
 from .replay import apply_event, replay
 from .small_islands import last_tile_needed, parse_small_islands, score_small_islands
 from .special_actions import SpecialActionOptions, apply_special_action, special_action_options
@@ -55,7 +66,11 @@ __all__ = [
     "Event",
     "FinalScore",
     "GameState",
+    "EventOutcome",
     "InfluenceReport",
+    "LoneChoice",
+    "NuggetLadder",
+    "ObjectiveCard",
     "ObjectiveKind",
     "OkanaganResult",
     "Options",
@@ -84,7 +99,10 @@ __all__ = [
     "new_game",
     "nugget_points",
     "parse_cooper_island",
+    "parse_event",
+    "parse_players",
     "parse_record",
+    "parse_special_action",
     "parse_small_islands",
     "plan_collection",
     "prepare_collection",

@@ -355,6 +355,16 @@ def parse_record(data: object) -> Record:
     return Record(players, options, events)
 
 
+def parse_event(players: tuple[str, ...], value: object, index: int = 0) -> Event:
+    """Parse one event of a record whose players are ``players`` (``index`` is its place, for errors)."""
+    return _EventReader(players).event(index, value)
+
+
+def parse_special_action(players: tuple[str, ...], value: object) -> SpecialAction:
+    """Parse a special action taken in a game whose players are ``players``."""
+    return _EventReader(players).special_action(Fields(value, RecordError, ("special_action",)))
+
+
 def parse_players(value: list[object]) -> tuple[str, ...]:
     """2 to 4 distinct non-empty names."""
     if len(value) not in PLAYER_COUNTS:

@@ -6,6 +6,9 @@ import os
 
 os.environ.setdefault("SECRET_KEY", "test-only-not-secret")
 os.environ.setdefault("ALLOWED_HOSTS", "testserver,127.0.0.1,localhost")
+# The test server speaks plain HTTP; production keeps both on (see test_deploy_settings).
+os.environ.setdefault("SECURE_SSL_REDIRECT", "0")
+os.environ.setdefault("SECURE_COOKIES", "0")
 
 from okanagan_site.settings import *  # noqa: E402, F403
 

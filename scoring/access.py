@@ -1,0 +1,65 @@
+"""Who may see or change what. A stranger gets 404: the site does not even say the thing exists.
+
+- A group's members (its owner among them) see and edit its games.
+- A table guest, who joined a game with its table code, follows and enters data for that one game
+  while it is in progress and its code is unchanged. The codes live in the session.
+- A spectator link shows a game read-only.
+"""
+
+from __future__ import annotations
+
+from django.http import Http404, HttpRequest
+from django.shortcuts import get_object_or_404
+
+from .models import Game, Group
+
+TABLES_KEY = "tables"
+
+
+def member_group(request: HttpRequest, group_id: int) -> Group:
+    """The group, if the user is one of its members."""
+    if not request.user.is_authenticated:
+        raise Http404
+    return get_object_or_404(Group, pk=group_id, members=request.user)
+
+
+def owned_group(request: HttpRequest, group_id: int) -> Group:
+    """The group, if the user owns it."""
+    group = member_group(request, group_id)
+    if group.owner_id != request.user.pk:
+        raise Http404
+    return group
+
+
+def is_member(request: HttpRequest, game: Game) -> bool:
+    """Whether the user is a member of the game's group."""
+    return request.user.is_authenticated and game.group.members.filter(pk=request.user.pk).exists()
+
+
+def is_table_guest(request: HttpRequest, game: Game) -> bool:
+    """Whether this browser joined the game with its current code, and the game is still on."""
+    tables: dict[str, str] = request.session.get(TABLES_KEY, {})
+    return game.is_playing and tables.get(str(game.pk)) == game.table_code
+
+
+def join_table(request: HttpRequest, game: Game) -> None:
+    """Remember in the session that this browser may play at ``game``'s table."""
+    tables = dict(request.session.get(TABLES_KEY, {}))
+    tables[str(game.pk)] = game.table_code
+    request.session[TABLES_KEY] = tables
+
+
+def game_for_player(request: HttpRequest, game_id: int) -> Game:
+    """The game, if the user may follow it and enter data: a member, or a guest at its table."""
+    game = get_object_or_404(Game.objects.select_related("group"), pk=game_id)
+    if is_member(request, game) or is_table_guest(request, game):
+        return game
+    raise Http404
+
+
+def game_for_member(request: HttpRequest, game_id: int) -> Game:
+    """The game, if the user is a member of its group (finishing, reopening, table codes)."""
+    game = get_object_or_404(Game.objects.select_related("group"), pk=game_id)
+    if is_member(request, game):
+        return game
+    raise Http404

@@ -1,0 +1,88 @@
+"""What a game page shows, from the replayed log: the scoreboard, the log, the table, the final scores."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.http import HttpRequest
+from django.urls import reverse
+
+from rules import OkanaganResult, RecordError, Reward, Section, explorer_sets
+from rules.okanagan import event_section
+
+from .entry import EVENT_KINDS, PROMO_KINDS
+from .log import replay_game
+from .models import Game
+
+
+@dataclass(frozen=True)
+class BoardLine:
+    """One player on the scoreboard: tokens by kind, nuggets, Explorer sets so far."""
+
+    name: str
+    rewards: tuple[tuple[Reward, int], ...]
+    tokens: int
+    nuggets: int
+    explorer_sets: int
+    objectives: int
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    """One event of the log with its explanation."""
+
+    index: int
+    type: str
+    section: Section
+
+
+def game_context(request: HttpRequest, game: Game, *, member: bool, spectator: bool = False) -> dict[str, object]:
+    """Everything the game page, the spectator page and the scoreboard fragment show."""
+    events = [event.data for event in game.events.all()]
+    context: dict[str, object] = {
+        "game": game,
+        "member": member,
+        "spectator": spectator,
+        "can_enter": game.is_playing and not spectator,
+        "revision": game.revision,
+        "event_count": len(events),
+        "poll_url": reverse("scoreboard", args=[game.spectator_token]),
+    }
+    try:
+        result = replay_game(game, events)
+    except RecordError as error:  # only a database edited by hand gets here
+        context["log_error"] = str(error)
+        return context
+    holdings = result.state.holdings
+    context |= {
+        "result": result,
+        "board": [
+            BoardLine(
+                name=player,
+                rewards=tuple((reward, count) for reward, count in holdings[player].rewards.items() if count),
+                tokens=holdings[player].tokens,
+                nuggets=holdings[player].nuggets,
+                explorer_sets=explorer_sets(holdings[player].rewards),
+                objectives=len(holdings[player].objectives),
+            )
+            for player in result.state.players
+        ],
+        "round": result.state.round,
+        "nuggets_left": result.state.nuggets_left,
+        "log": [LogEntry(outcome.index, outcome.event.type, event_section(outcome)) for outcome in result.state.log][
+            ::-1
+        ],
+        "event_kinds": [kind for kind in EVENT_KINDS if game.promos or kind not in PROMO_KINDS],
+        "final": None if game.is_playing else final_context(result),
+    }
+    if not spectator:
+        context |= {
+            "join_url": request.build_absolute_uri(reverse("join_code", args=[game.table_code])),
+            "watch_url": request.build_absolute_uri(reverse("watch", args=[game.spectator_token])),
+        }
+    return context
+
+
+def final_context(result: OkanaganResult) -> dict[str, object]:
+    """The final scores: each part per player, the winners, and the final scoring's explanation."""
+    return {"players": result.final.players, "winners": result.final.winners, "section": result.sections[-1]}

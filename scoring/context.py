@@ -1,0 +1,13 @@
+"""Template context for every page."""
+
+from __future__ import annotations
+
+from django.http import HttpRequest
+
+from .views.pages import THEME_COOKIE, THEMES
+
+
+def theme(request: HttpRequest) -> dict[str, str]:
+    """The reader's light/dark choice (``auto`` follows the phone's setting)."""
+    chosen = request.COOKIES.get(THEME_COOKIE, "auto")
+    return {"theme": chosen if chosen in THEMES else "auto"}

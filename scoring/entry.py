@@ -1,0 +1,560 @@
+"""Entering an event step by step: a draft of the record's event, changed one tap at a time.
+
+The draft travels in the page (a hidden field), so the same flow works as plain forms and with HTMX.
+Each tap is an *op* (the value of the pressed button, e.g. ``add:rewards:green-circle:1``); after
+each op the draft is checked by ``rules`` and, if the op made it illegal, the op is undone and the
+error shown in place. This module only maps taps to record fields and asks ``rules`` what is legal:
+it decides no rule itself.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.utils.translation import gettext as _
+
+from rules import (
+    Building,
+    CollectionTurn,
+    EventOutcome,
+    GameState,
+    InfluenceReport,
+    ObjectiveKind,
+    Reward,
+    RulesError,
+    SpecialActionKind,
+    SpecialActionOptions,
+    Territory,
+    apply_event,
+    apply_special_action,
+    assess_influence,
+    parse_event,
+    parse_special_action,
+    prepare_collection,
+    special_action_options,
+    special_action_recipient,
+)
+from rules.record import TerritoryEvent, parse_bag
+
+EVENT_KINDS = ("territory", "volcano", "beaver_dam", "objectives", "round_end", "adjust")
+PROMO_KINDS = ("volcano", "beaver_dam")
+MAX_COUNT = 99
+MAX_NOTE = 200
+# Stages of counters: going back to one keeps its counts.
+COUNTER_STAGES = {"rewards", "buildings", "changes", "cards"}
+STAGES = {"rewards", "buildings", "changes", "cards"}
+# Kinds whose single detail completes the action; the others need a "done" tap.
+ONE_CHOICE_ACTIONS = {SpecialActionKind.REWARD_OF_SHAPE, SpecialActionKind.TWO_REWARDS}
+NO_DETAIL_ACTIONS = {
+    SpecialActionKind.GOLD_NUGGET,
+    SpecialActionKind.CHOOSE_FIRST,
+    SpecialActionKind.NEW_OBJECTIVES,
+    SpecialActionKind.NEW_TILES,
+}
+STAGES = {
+    "territory": ("territory", "rewards", "buildings", "closer", "order", "lone", "action", "picks", "confirm"),
+    "volcano": ("player", "action", "confirm"),
+    "beaver_dam": ("player", "reward", "confirm"),
+    "objectives": ("player", "cards", "confirm"),
+    "round_end": ("confirm",),
+    "adjust": ("player", "changes", "confirm"),
+}
+# The event fields each stage fills: reopening a stage clears the fields of the stages after it.
+STAGE_FIELDS = {
+    "territory": ("territory",),
+    "rewards": ("rewards",),
+    "buildings": ("buildings",),
+    "closer": ("closed_by",),
+    "order": ("order",),
+    "lone": ("lone_choice",),
+    "action": ("special_action",),
+    "picks": ("picks",),
+    "player": ("player",),
+    "reward": ("reward",),
+    "cards": ("cards",),
+    "changes": ("rewards", "nuggets", "note"),
+}
+
+
+class BadOp(Exception):
+    """A tap that makes no sense (a forged or outdated form)."""
+
+
+@dataclass
+class Draft:
+    """An event being entered: the record's event so far, the stages confirmed, the taps in progress."""
+
+    event: dict[str, Any]
+    done: list[str] = field(default_factory=list)
+    partial: dict[str, int] = field(default_factory=dict)
+    """The current collector's taps (territory), or the rewards of the card being built (objectives)."""
+    card: str = ""
+    """The kind of the objective card being built."""
+
+    @property
+    def kind(self) -> str:
+        return str(self.event["type"])
+
+    def to_json(self) -> str:
+        return json.dumps(
+            {"event": self.event, "done": self.done, "partial": self.partial, "card": self.card}, sort_keys=True
+        )
+
+    @classmethod
+    def new(cls, kind: str) -> Draft:
+        return cls({"type": kind})
+
+    @classmethod
+    def of_event(cls, event: dict[str, Any]) -> Draft:
+        """A draft of a recorded event, every stage confirmed (for editing)."""
+        return cls(json.loads(json.dumps(event)), done=list(STAGES[event["type"]]))
+
+    @classmethod
+    def from_json(cls, text: str) -> Draft:
+        """The draft sent back by the page; :class:`BadOp` if it is not one."""
+        try:
+            data = json.loads(text)
+            draft = cls(data["event"], list(data["done"]), dict(data["partial"]), str(data["card"]))
+        except (ValueError, KeyError, TypeError) as error:
+            raise BadOp(_("The form was damaged; start again.")) from error
+        if (
+            not isinstance(draft.event, dict)
+            or draft.event.get("type") not in EVENT_KINDS
+            or not all(isinstance(stage, str) for stage in draft.done)
+            or not all(isinstance(key, str) and isinstance(value, int) for key, value in draft.partial.items())
+        ):
+            raise BadOp(_("The form was damaged; start again."))
+        return draft
+
+
+@dataclass
+class Screen:
+    """What the entry page shows: the current stage, what ``rules`` says about the draft, errors."""
+
+    draft: Draft
+    players: tuple[str, ...]
+    stage: str = ""
+    error: str = ""
+    report: InfluenceReport | None = None
+    ties: list[list[tuple[str, ...]]] = field(default_factory=list)
+    """For each tied group, every order the closer may choose."""
+    recipient: str | None = None
+    options: SpecialActionOptions | None = None
+    collecting: list[tuple[str, int, dict[str, int]]] = field(default_factory=list)
+    """The collectors so far: (player, may take, what they took)."""
+    turn: CollectionTurn | None = None
+    allowed: dict[Reward, int] = field(default_factory=dict)
+    preview: EventOutcome | None = None
+
+    @property
+    def event(self) -> dict[str, Any]:
+        return self.draft.event
+
+    @property
+    def stages(self) -> tuple[str, ...]:
+        return STAGES[self.draft.kind]
+
+    def at(self, stage: str) -> Screen:
+        self.stage = stage
+        return self
+
+    def is_done(self, stage: str) -> bool:
+        """Whether ``stage`` is behind the current one (shown as a summary line)."""
+        return self.stages.index(stage) < self.stages.index(self.stage) and stage in self.draft.done
+
+    @property
+    def taken(self) -> int:
+        """Tokens tapped so far by the current collector."""
+        return sum(self.draft.partial.values())
+
+    @property
+    def rows(self) -> list[tuple[str, str]]:
+        """Each stage with ``done`` (a summary line), ``current`` (its controls) or ``later`` (hidden)."""
+        current = self.stages.index(self.stage)
+        return [
+            (stage, "done" if number < current else "current" if number == current else "later")
+            for number, stage in enumerate(self.stages)
+            if number >= current or stage in self.draft.done or stage in _filled_stages(self.event)
+        ]
+
+    @property
+    def home_rewards(self) -> list[Reward]:
+        """The three kinds of the territory's colour, shown first."""
+        colour = Territory(self.event["territory"]).colour if "territory" in self.event else None
+        return [reward for reward in Reward if reward.colour is colour]
+
+    @property
+    def other_rewards(self) -> list[Reward]:
+        """The other nine kinds, shown on demand (tiles can show icons of other colours)."""
+        home = self.home_rewards
+        return [reward for reward in Reward if reward not in home]
+
+    @property
+    def all_rewards(self) -> list[Reward]:
+        """The twelve kinds in the record's order."""
+        return list(Reward)
+
+    @property
+    def reward_grid(self) -> list[list[Reward]]:
+        """The twelve kinds, a row per colour."""
+        return [list(Reward)[row : row + 3] for row in range(0, 12, 3)]
+
+    @property
+    def action_kind(self) -> str:
+        """The special action chosen so far, or ``""``."""
+        action = self.event.get("special_action")
+        return str(action.get("action", "")) if isinstance(action, dict) else ""
+
+    @property
+    def others_open(self) -> bool:
+        """Whether the territory shows icons of other colours (keep that part open)."""
+        return any(self.event.get("rewards", {}).get(reward.value) for reward in self.other_rewards)
+
+
+def _filled_stages(event: dict[str, Any]) -> set[str]:
+    """Stages whose choice is in the event (done by a single tap)."""
+    filled = {"closer": "closed_by", "order": "order", "lone": "lone_choice", "player": "player", "reward": "reward"}
+    return {stage for stage, key in filled.items() if key in event} | ({"territory"} if "territory" in event else set())
+
+
+def analyse(draft: Draft, state: GameState, index: int) -> Screen:
+    """Find the first stage still to do, asking ``rules`` what is legal; errors go in ``error``."""
+    screen = Screen(draft, state.players)
+    try:
+        return _ANALYSERS[draft.kind](screen, state, index)
+    except RulesError as error:
+        screen.error = error.message
+        if not screen.stage:
+            screen.stage = screen.stages[0]
+        return screen
+
+
+def _territory(screen: Screen, state: GameState, index: int) -> Screen:
+    draft, players = screen.draft, screen.players
+    event = draft.event
+    if "territory" not in event:
+        return screen.at("territory")
+    base = {key: value for key, value in event.items() if key not in {"special_action", "picks"}}
+    # The counts so far are checked by the record parser (the closer is not known yet: any player will do).
+    parsed = _territory_event(players, {"closed_by": players[0]} | base, index)
+    for stage, present in (
+        ("rewards", "rewards" in draft.done),
+        ("buildings", "buildings" in draft.done),
+        ("closer", "closed_by" in event),
+    ):
+        if not present:
+            return screen.at(stage)
+    report = assess_influence(players, parsed.territory, parsed.closed_by, parsed.buildings)
+    screen.report = report
+    screen.ties = [list(itertools.permutations(level)) for level in report.ties]
+    if report.ties and "order" not in event:
+        return screen.at("order")
+    order, _steps = report.check_order(parsed.order) if report.influence else ((), ())
+    if report.lone is not None and "lone_choice" not in event:
+        return screen.at("lone")
+    recipient, _steps = special_action_recipient(report, order, parsed.lone_choice)
+    screen.recipient = recipient
+    if recipient is not None and "action" not in draft.done:
+        screen.options = special_action_options(state, recipient, collects=report.lone is None)
+        return screen.at("action")
+    action = {"special_action": event["special_action"]} if event.get("special_action") else {}
+    prepared = prepare_collection(state.copy(), _territory_event(players, base | action, index))
+    picks = {player: parse_bag(bag, ("picks", player)) for player, bag in event.get("picks", {}).items()}
+    screen.collecting = [
+        (turn.player, turn.may_take, {reward.value: count for reward, count in picks.get(turn.player, {}).items()})
+        for turn in prepared.plan.turns(picks)
+    ]
+    turn = prepared.plan.next_turn(picks)
+    if turn is not None:
+        screen.turn = turn
+        screen.allowed = turn.still_allowed(parse_bag(draft.partial, ("picks", turn.player)) if draft.partial else {})
+        return screen.at("picks")
+    return _confirm(screen, state, index)
+
+
+def _territory_event(players: tuple[str, ...], value: dict[str, Any], index: int) -> TerritoryEvent:
+    event = parse_event(players, value, index)
+    assert isinstance(event, TerritoryEvent)
+    return event
+
+
+def _confirm(screen: Screen, state: GameState, index: int) -> Screen:
+    screen.at("confirm")
+    screen.preview = apply_event(state.copy(), parse_event(screen.players, screen.event, index), index)
+    return screen
+
+
+def _player_then(then: Callable[[Screen, GameState, int], Screen]) -> Callable[[Screen, GameState, int], Screen]:
+    def analyse_stages(screen: Screen, state: GameState, index: int) -> Screen:
+        if "player" not in screen.event:
+            return screen.at("player")
+        return then(screen, state, index)
+
+    return analyse_stages
+
+
+def _volcano(screen: Screen, state: GameState, index: int) -> Screen:
+    player = screen.event["player"]
+    if player not in screen.players:
+        raise BadOp(_("Choose a player."))
+    screen.recipient = player
+    if "action" not in screen.draft.done:
+        screen.options = special_action_options(state, player, collects=False)
+        return screen.at("action")
+    return _confirm(screen, state, index)
+
+
+def _beaver_dam(screen: Screen, state: GameState, index: int) -> Screen:
+    if "reward" not in screen.event:
+        screen.allowed = state.available_bag()
+        return screen.at("reward")
+    return _confirm(screen, state, index)
+
+
+def _objectives(screen: Screen, state: GameState, index: int) -> Screen:
+    screen.event.setdefault("cards", [])
+    parse_event(screen.players, screen.event, index)
+    if "cards" not in screen.draft.done:
+        return screen.at("cards")
+    return _confirm(screen, state, index)
+
+
+def _adjust(screen: Screen, state: GameState, index: int) -> Screen:
+    parse_event(screen.players, screen.event, index)
+    if "changes" not in screen.draft.done:
+        return screen.at("changes")
+    return _confirm(screen, state, index)
+
+
+_ANALYSERS: dict[str, Callable[[Screen, GameState, int], Screen]] = {
+    "territory": _territory,
+    "volcano": _player_then(_volcano),
+    "beaver_dam": _player_then(_beaver_dam),
+    "objectives": _player_then(_objectives),
+    "round_end": _confirm,
+    "adjust": _player_then(_adjust),
+}
+
+
+# Ops ---------------------------------------------------------------------------------------------
+
+
+def tap(screen: Screen, op: str, form: dict[str, str], state: GameState, index: int) -> Screen:
+    """Apply the tap ``op`` (with the other fields of the ``form``) and analyse the new draft.
+
+    If the tap makes the draft illegal, the draft stays as it was and the error is shown.
+    """
+    before = Draft.from_json(screen.draft.to_json())
+    try:
+        _apply_op(screen, op, form)
+    except BadOp as error:
+        return _with_error(analyse(before, state, index), str(error))
+    after = analyse(screen.draft, state, index)
+    try:
+        if not after.error and after.stage == "action" and _action_complete(after, state):
+            after.draft.done.append("action")
+            after = analyse(after.draft, state, index)
+    except RulesError as error:
+        after.error = error.message
+    if after.error:
+        return _with_error(analyse(before, state, index), after.error)
+    return after
+
+
+def _with_error(screen: Screen, error: str) -> Screen:
+    screen.error = error
+    return screen
+
+
+def _apply_op(screen: Screen, op: str, form: dict[str, str]) -> None:
+    draft = screen.draft
+    event = draft.event
+    verb, _sep, rest = op.partition(":")
+    args = rest.split(":") if rest else []
+    match verb, args:
+        case "reopen", [stage] if stage in screen.stages and stage != "confirm":
+            _reopen(draft, stage)
+        case "done", [stage] if stage in screen.stages:
+            _mark_done(screen, stage, form)
+        case "set", ["territory", value]:
+            event["territory"] = _choice(value, Territory)
+            event.setdefault("rewards", {})
+            event.setdefault("buildings", {})
+        case "set", ["closed_by" | "player" as key, value]:
+            event[key] = _player(screen, value)
+        case "set", ["lone_choice", "special_action" | "rewards" as value]:
+            event["lone_choice"] = value
+        case "set", ["reward", value]:
+            event["reward"] = _choice(value, Reward)
+        case "add", ["rewards", reward, step]:
+            _add(event.setdefault("rewards", {}), _choice(reward, Reward), _step(step), signed=draft.kind == "adjust")
+        case "add", ["nuggets", step]:
+            event["nuggets"] = _bounded(event.get("nuggets", 0) + _step(step), signed=True)
+        case "add", ["buildings", player, building, step]:
+            counts = event.setdefault("buildings", {}).setdefault(_player(screen, player), {})
+            _add(counts, _choice(building, Building), _step(step), signed=False)
+            if not counts:
+                del event["buildings"][player]
+        case "order", []:
+            _choose_order(screen, form)
+        case "action", ["none"]:
+            event.pop("special_action", None)
+            draft.done.append("action")
+        case "action", [kind]:
+            event["special_action"] = {"action": _choice(kind, SpecialActionKind)}
+        case "detail", [key, value]:
+            _detail(screen, key, value)
+        case "pick", [reward, step]:
+            if _step(step) > 0 and not screen.allowed.get(Reward(_choice(reward, Reward))):
+                raise BadOp(_("%(player)s may not take another of these.") % {"player": getattr(screen.turn, "player", "")})
+            _add(draft.partial, _choice(reward, Reward), _step(step), signed=False)
+        case "card", ["kind", kind]:
+            draft.card, draft.partial = _choice(kind, ObjectiveKind), {}
+        case "card", ["toggle", reward]:
+            key = _choice(reward, Reward)
+            if draft.partial.pop(key, None) is None:
+                draft.partial[key] = 1
+        case "card", ["add"] if draft.card:
+            rewards = [reward.value for reward in Reward if reward.value in draft.partial]
+            event.setdefault("cards", []).append({"kind": draft.card, "rewards": rewards})
+            draft.card, draft.partial = "", {}
+        case "card", ["remove", number] if number.isdigit() and int(number) < len(event.get("cards", [])):
+            del event["cards"][int(number)]
+        case _:
+            raise BadOp(_("That button is out of date; here is the current step."))
+
+
+def _reopen(draft: Draft, stage: str) -> None:
+    """Go back to ``stage``: it and every later stage are to do again; later choices are dropped."""
+    stages = STAGES[draft.kind]
+    start = stages.index(stage)
+    for name in stages[start:]:
+        if name != stage or name not in COUNTER_STAGES:
+            for key in STAGE_FIELDS.get(name, ()):
+                draft.event.pop(key, None)
+    draft.done = [name for name in draft.done if name in stages[:start]]
+    draft.partial, draft.card = {}, ""
+
+
+def _mark_done(screen: Screen, stage: str, form: dict[str, str]) -> None:
+    draft = screen.draft
+    if stage == "picks":
+        turn = screen.turn
+        if turn is None or sum(draft.partial.values()) != turn.may_take:
+            raise BadOp(_("Take exactly the tokens allowed first."))
+        draft.event.setdefault("picks", {})[turn.player] = dict(draft.partial)
+        draft.partial = {}
+        return
+    if stage == "changes":
+        note = form.get("note", "").strip()[:MAX_NOTE]
+        if note:
+            draft.event["note"] = note
+        else:
+            draft.event.pop("note", None)
+        if not draft.event.get("rewards") and not draft.event.get("nuggets"):
+            raise BadOp(_("Change at least one count."))
+    if stage == "action" and "special_action" not in draft.event:
+        raise BadOp(_("Choose an action first."))
+    draft.done.append(stage)
+
+
+def _choose_order(screen: Screen, form: dict[str, str]) -> None:
+    report = screen.report
+    if report is None or not report.ties:
+        raise BadOp(_("Nobody ties here."))
+    chosen: dict[str, int] = {}
+    for number, orders in enumerate(screen.ties):
+        picked = form.get(f"tie_{number}", "")
+        match = next((order for order in orders if ",".join(order) == picked), orders[0])
+        chosen |= {player: position for position, player in enumerate(match)}
+    screen.event["order"] = sorted(
+        report.default_order, key=lambda player: (-report.influence[player], chosen.get(player, 0))
+    )
+
+
+def _detail(screen: Screen, key: str, value: str) -> None:
+    action = screen.event.get("special_action")
+    if not isinstance(action, dict):
+        raise BadOp(_("Choose an action first."))
+    kind = action.get("action")
+    if key == "reward":
+        reward = Reward(_choice(value, Reward))
+        action["reward"] = reward.value
+        if kind == SpecialActionKind.REWARD_OF_SHAPE:
+            action["shape"] = reward.shape.value
+    elif key in {"with", "give", "get"} and kind == SpecialActionKind.TRADE:
+        action[key] = _player(screen, value) if key == "with" else _choice(value, Reward)
+        if key == "with":
+            action.pop("get", None)
+    elif key == "gift" and kind == SpecialActionKind.GIFTS:
+        giver, _sep, reward = value.partition("=")
+        action.setdefault("from", {})[_player(screen, giver)] = _choice(reward, Reward)
+    elif key == "swap" and kind in {SpecialActionKind.EXCHANGE_SHAPE, SpecialActionKind.EXCHANGE_COLOUR}:
+        given, _sep, taken = value.partition(">")
+        swaps = action.setdefault("swaps", [])
+        if len(swaps) >= 2:
+            raise BadOp(_("An exchange makes at most 2 swaps."))
+        swaps.append([_choice(given, Reward), _choice(taken, Reward)])
+    elif key == "clear":
+        action.pop("swaps", None)
+    else:
+        raise BadOp(_("That button is out of date; here is the current step."))
+
+
+def _action_complete(screen: Screen, state: GameState) -> bool:
+    """Whether the chosen action needs no more taps and ``rules`` accepts it."""
+    action = screen.event.get("special_action")
+    if screen.recipient is None or not isinstance(action, dict):
+        return False
+    kind = SpecialActionKind(action["action"])
+    holders = screen.options.holders if screen.options else {}
+    if kind is SpecialActionKind.GIFTS and set(action.get("from", {})) != set(holders):
+        return False
+    if kind is SpecialActionKind.TRADE and not {"with", "give", "get"} <= set(action):
+        return False
+    exchange = kind in {SpecialActionKind.EXCHANGE_SHAPE, SpecialActionKind.EXCHANGE_COLOUR}
+    if exchange and len(action.get("swaps", [])) < 2:
+        return False
+    if kind in {SpecialActionKind.REWARD_OF_SHAPE, SpecialActionKind.TWO_REWARDS} and "reward" not in action:
+        return False
+    if kind is SpecialActionKind.GIFTS:
+        action.setdefault("from", {})
+    parsed = parse_special_action(screen.players, action)
+    apply_special_action(state.copy(), screen.recipient, parsed, in_territory=screen.draft.kind == "territory")
+    return True
+
+
+def _choice(value: str, kind: type[Any]) -> str:
+    if value not in kind._value2member_map_:
+        raise BadOp(_("That button is out of date; here is the current step."))
+    return value
+
+
+def _player(screen: Screen, name: str) -> str:
+    if name not in screen.players:
+        raise BadOp(_("That button is out of date; here is the current step."))
+    return name
+
+
+def _step(value: str) -> int:
+    if value not in {"1", "-1"}:
+        raise BadOp(_("That button is out of date; here is the current step."))
+    return int(value)
+
+
+def _bounded(count: int, *, signed: bool) -> int:
+    if count > MAX_COUNT or count < (-MAX_COUNT if signed else 0):
+        raise BadOp(_("That count is out of range."))
+    return count
+
+
+def _add(counts: dict[str, int], key: str, step: int, *, signed: bool) -> None:
+    count = _bounded(counts.get(key, 0) + step, signed=signed)
+    if count:
+        counts[key] = count
+    else:
+        counts.pop(key, None)

@@ -1,0 +1,128 @@
+"""Forms: each checks its input and says what is wrong in a sentence; rules questions go to ``rules``."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django import forms
+from django.contrib.auth.forms import UserCreationForm
+from django.contrib.auth.models import User
+from django.utils.translation import gettext_lazy as _
+
+from rules import NuggetLadder, RecordError, parse_players, score_okanagan
+
+from .models import CODE_ALPHABET, CODE_LENGTH, Group, Profile
+
+MAX_RECORD_BYTES = 1_000_000
+SEAT_LABELS = (_("First player"), _("Second player"), _("Third player"), _("Fourth player"))
+
+
+class SignupForm(UserCreationForm):
+    class Meta(UserCreationForm.Meta):
+        model = User
+        fields = ("username",)
+
+
+class GroupForm(forms.ModelForm):
+    class Meta:
+        model = Group
+        fields = ("name",)
+        labels = {"name": _("Group name")}
+
+
+class ProfileForm(forms.ModelForm):
+    """A player's name in a group, and the member account it belongs to."""
+
+    class Meta:
+        model = Profile
+        fields = ("name", "user")
+        labels = {"name": _("Player name"), "user": _("Member account")}
+
+    def __init__(self, *args: Any, group: Group, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.group = group
+        self.instance.group = group
+        self.fields["user"].queryset = group.members.all()  # type: ignore[attr-defined]
+        self.fields["user"].required = False
+        self.fields["name"].widget.attrs["autocomplete"] = "off"
+
+    def clean_name(self) -> str:
+        name = str(self.cleaned_data["name"]).strip()
+        taken = self.group.profiles.filter(name=name).exclude(pk=self.instance.pk)
+        if not name:
+            raise forms.ValidationError(_("Enter a name."))
+        if taken.exists():
+            raise forms.ValidationError(_("%(name)s is already a player of this group."), params={"name": name})
+        return name
+
+
+class NewGameForm(forms.Form):
+    """2 to 4 players in seat order from the first player, and the options."""
+
+    seat_1 = forms.CharField(label=SEAT_LABELS[0], max_length=40)
+    seat_2 = forms.CharField(label=SEAT_LABELS[1], max_length=40)
+    seat_3 = forms.CharField(label=SEAT_LABELS[2], max_length=40, required=False)
+    seat_4 = forms.CharField(label=SEAT_LABELS[3], max_length=40, required=False)
+    nugget_ladder = forms.ChoiceField(
+        label=_("Gold nuggets"),
+        choices=[
+            (NuggetLadder.BY_PLACE.value, _("10/5/2/0 by place (as printed)")),
+            (NuggetLadder.FEWEST_ZERO.value, _("Fewest nuggets score 0")),
+        ],
+        initial=NuggetLadder.BY_PLACE.value,
+        widget=forms.RadioSelect,
+    )
+    promos = forms.BooleanField(label=_("Promo tiles (Volcano, Beaver Dam)"), required=False)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for number in range(1, 5):
+            self.fields[f"seat_{number}"].widget.attrs.update(list="names", autocomplete="off")
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        names = [str(data.get(f"seat_{n}") or "").strip() for n in range(1, 5)]
+        names = [name for name in names if name]
+        try:
+            data["players"] = parse_players(list(names))
+        except RecordError as error:
+            raise forms.ValidationError(error.message) from error
+        return data
+
+
+class ImportForm(forms.Form):
+    """A record file (``okanagan-record/1``) to add to a group."""
+
+    record = forms.FileField(label=_("Record file (JSON)"))
+    finished = forms.BooleanField(label=_("The game is over"), required=False, initial=True)
+
+    def clean_record(self) -> dict[str, Any]:
+        upload = self.cleaned_data["record"]
+        if upload.size > MAX_RECORD_BYTES:
+            raise forms.ValidationError(_("The file is too big (at most 1 MB)."))
+        try:
+            data = json.loads(upload.read().decode("utf-8"))
+        except (UnicodeDecodeError, ValueError) as error:
+            raise forms.ValidationError(_("This is not a JSON file: %(error)s"), params={"error": error}) from error
+        try:
+            score_okanagan(data)
+        except RecordError as error:
+            raise forms.ValidationError(_("This record is not valid: %(error)s"), params={"error": error}) from error
+        if not isinstance(data, dict):  # parse_record accepted it, so it is an object
+            raise forms.ValidationError(_("This record is not valid."))
+        return data
+
+
+class JoinForm(forms.Form):
+    """The short code shown at the table."""
+
+    code = forms.CharField(label=_("Table code"), max_length=20)
+
+    def clean_code(self) -> str:
+        code = "".join(str(self.cleaned_data["code"]).split()).upper()
+        if len(code) != CODE_LENGTH or any(char not in CODE_ALPHABET for char in code):
+            raise forms.ValidationError(
+                _("A table code is %(length)d letters and digits, like K7PX2Q."), params={"length": CODE_LENGTH}
+            )
+        return code

@@ -1,0 +1,129 @@
+"""Storage: groups and their members, player profiles, games and each game's event log.
+
+A game's truth is its events (the record's ``events``, in order); everything shown is replayed from
+them by ``rules``. ``Game.revision`` counts changes to the log: it is the ETag of the scoreboard and
+the guard against two phones changing the same game at once.
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+# No 0/O, 1/I/L: a code read aloud across a table or typed on a phone.
+CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+CODE_LENGTH = 6
+
+
+def new_token() -> str:
+    """A secret for a link: unguessable, URL-safe."""
+    return secrets.token_urlsafe(16)
+
+
+def new_table_code() -> str:
+    """A short code for joining a game at the table."""
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+class Group(models.Model):
+    """A group of people who play together: its members see and edit its games."""
+
+    name = models.CharField(_("name"), max_length=80)
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="owned_groups")
+    members = models.ManyToManyField(settings.AUTH_USER_MODEL, related_name="play_groups")
+    invite_token = models.CharField(max_length=32, unique=True, default=new_token)
+    created = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Profile(models.Model):
+    """A player known to a group, by name; may be linked to a member's account."""
+
+    group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="profiles")
+    name = models.CharField(_("name"), max_length=40)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+
+    class Meta:
+        ordering = ["name"]
+        constraints = [models.UniqueConstraint(fields=["group", "name"], name="unique_profile_name")]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Game(models.Model):
+    """One play of Okanagan: its players in seat order, options and event log."""
+
+    class Status(models.TextChoices):
+        PLAYING = "playing", _("in progress")
+        FINISHED = "finished", _("finished")
+
+    group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="games")
+    options = models.JSONField(default=dict)
+    """The record's ``options``."""
+    promos = models.BooleanField(_("promo tiles"), default=False)
+    """Whether the Volcano and Beaver Dam tiles are in play (their events are offered)."""
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PLAYING)
+    revision = models.PositiveIntegerField(default=0)
+    table_code = models.CharField(max_length=CODE_LENGTH, unique=True, default=new_table_code)
+    spectator_token = models.CharField(max_length=32, unique=True, default=new_token)
+    created = models.DateTimeField(auto_now_add=True)
+    finished = models.DateTimeField(null=True, blank=True)
+    winners = models.JSONField(default=list)
+    """The winners' names once finished (a copy of the engine's result, for the group's history)."""
+
+    class Meta:
+        ordering = ["-created"]
+
+    @property
+    def is_playing(self) -> bool:
+        return self.status == self.Status.PLAYING
+
+    def players(self) -> tuple[str, ...]:
+        """Player names in seat order (uses the prefetched seats when there are)."""
+        return tuple(seat.name for seat in sorted(self.seats.all(), key=lambda seat: seat.position))
+
+    def record(self, events: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+        """The game as ``okanagan-record/1`` JSON (with ``events`` in place of the stored ones)."""
+        if events is None:
+            events = [event.data for event in self.events.all()]
+        return {
+            "format": "okanagan-record/1",
+            "players": list(self.players()),
+            "options": self.options,
+            "events": events,
+        }
+
+
+class Seat(models.Model):
+    """A player's place in a game, named as in the record; linked to the group's profile."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    position = models.PositiveSmallIntegerField()
+    name = models.CharField(max_length=40)
+    profile = models.ForeignKey(Profile, null=True, on_delete=models.SET_NULL, related_name="seats")
+    total = models.IntegerField(null=True)
+    """The final total once the game is finished."""
+
+    class Meta:
+        ordering = ["position"]
+        constraints = [models.UniqueConstraint(fields=["game", "position"], name="unique_seat")]
+
+
+class Event(models.Model):
+    """One event of a game's log: the record's event JSON, at its index."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="events")
+    index = models.PositiveIntegerField()
+    data = models.JSONField()
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["index"]
+        constraints = [models.UniqueConstraint(fields=["game", "index"], name="unique_event_index")]

@@ -1,0 +1,104 @@
+"""Template helpers: reward tokens drawn as their coloured shapes, and explanations in the reader's language."""
+
+from __future__ import annotations
+
+from django import template
+from django.utils.html import format_html
+from django.utils.safestring import SafeString
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+
+from rules import Reward, Section, Shape, Step
+
+register = template.Library()
+
+SHAPE_PATHS = {
+    Shape.SQUARE: '<rect x="3" y="3" width="18" height="18" rx="2"/>',
+    Shape.CIRCLE: '<circle cx="12" cy="12" r="10"/>',
+    Shape.HEXAGON: '<polygon points="12,1.5 21.5,7 21.5,17 12,22.5 2.5,17 2.5,7"/>',
+}
+
+
+@register.simple_tag
+def token(reward: Reward | str, size: int = 24) -> SafeString:
+    """A reward token as an SVG of its shape in its colour, labelled for screen readers."""
+    reward = Reward(reward)
+    label = reward_label(reward)
+    return format_html(
+        '<svg class="token {}" width="{}" height="{}" viewBox="0 0 24 24" role="img" aria-label="{}">'
+        "<title>{}</title>{}</svg>",
+        reward.colour.value,
+        size,
+        size,
+        label,
+        label,
+        SafeString(SHAPE_PATHS[reward.shape]),
+    )
+
+
+@register.filter
+def reward_label(reward: Reward | str) -> str:
+    """``blue circle``: the reward's colour and shape (the printed names are not all known)."""
+    reward = Reward(reward)
+    return f"{gettext(reward.colour.value)} {gettext(reward.shape.value)}"
+
+
+@register.filter
+def explain(item: Step | Section) -> str:
+    """A step or a section title in the reader's language."""
+    return gettext(item.message).format_map(item.params)
+
+
+@register.filter
+def get(mapping: object, key: object) -> object:
+    """``mapping[key]``, or 0 when absent (for counters)."""
+    return mapping.get(key, 0) if isinstance(mapping, dict) else 0
+
+
+LABELS = {
+    "forest": _("Forest"),
+    "lake": _("Lake"),
+    "field": _("Field"),
+    "mountain": _("Mountain"),
+    "farm": _("Farm"),
+    "warehouse": _("Warehouse"),
+    "silo": _("Silo"),
+    "reward_of_shape": _("A reward of a shape"),
+    "two_rewards": _("Two rewards"),
+    "choose_first": _("Choose first"),
+    "gold_nugget": _("A gold nugget"),
+    "new_objectives": _("New objectives"),
+    "gifts": _("Gifts"),
+    "trade": _("Trade"),
+    "new_tiles": _("New tiles"),
+    "exchange_shape": _("Exchange a shape"),
+    "exchange_colour": _("Exchange a colour"),
+    "card:specific": _("Specific reward (3 VP each)"),
+    "card:shape": _("Shape set (7 VP)"),
+    "card:territory": _("Territory set (5 VP)"),
+    "stage:territory": _("Territory"),
+    "stage:rewards": _("Reward icons in it"),
+    "stage:buildings": _("Buildings"),
+    "stage:closer": _("Who closed it"),
+    "stage:order": _("Order of influence"),
+    "stage:lone": _("Alone in the territory"),
+    "stage:action": _("Special action"),
+    "stage:picks": _("Collection"),
+    "stage:player": _("Player"),
+    "stage:reward": _("Token from the supply"),
+    "stage:cards": _("Cards kept"),
+    "stage:changes": _("Correction"),
+    "stage:confirm": _("Check and save"),
+    "volcano": _("Volcano"),
+    "beaver_dam": _("Beaver Dam"),
+    "objectives": _("Objective cards"),
+    "round_end": _("End of round 1"),
+    "adjust": _("Correction"),
+}
+
+
+@register.filter
+def label(value: object, prefix: str = "") -> str:
+    """The reader's word for an identifier of the record (a territory, a building, an action...)."""
+    key = f"{prefix}:{value}" if prefix else str(value)
+    return str(LABELS.get(key, value))

@@ -1,0 +1,100 @@
+"""Entering or editing one event, step by step (see :mod:`scoring.entry`)."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods
+from django_htmx.http import HttpResponseClientRedirect
+
+from rules import Building, GameState, ObjectiveKind, RecordError, Territory, parse_record, replay
+from scoring.access import game_for_player
+from scoring.entry import EVENT_KINDS, PROMO_KINDS, BadOp, Draft, Screen, analyse, tap
+from scoring.log import StaleGame, change_log, stored_events
+from scoring.models import Game
+
+
+@require_http_methods(["GET", "POST"])
+def event_new(request: HttpRequest, game_id: int, kind: str) -> HttpResponse:
+    """A new event of ``kind`` at the end of the log."""
+    game = game_for_player(request, game_id)
+    if kind not in EVENT_KINDS or (kind in PROMO_KINDS and not game.promos) or not game.is_playing:
+        raise Http404
+    return _entry(request, game, Draft.new(kind), None)
+
+
+@require_http_methods(["GET", "POST"])
+def event_edit(request: HttpRequest, game_id: int, index: int) -> HttpResponse:
+    """Change event ``index``; saved only if it and every later event stay legal."""
+    game = game_for_player(request, game_id)
+    events = stored_events(game)
+    if not game.is_playing or not 0 <= index < len(events):
+        raise Http404
+    event = events[index]
+    if event["type"] == "objectives" and request.method == "GET" and "show" not in request.GET:
+        return render(request, "scoring/secret.html", {"game": game, "index": index, "player": event["player"]})
+    return _entry(request, game, Draft.of_event(event), index)
+
+
+def _entry(request: HttpRequest, game: Game, draft: Draft, editing: int | None) -> HttpResponse:
+    revision = game.revision
+    if request.method == "POST":
+        revision = int(request.POST["revision"]) if request.POST.get("revision", "").isdigit() else -1
+        try:
+            draft = Draft.from_json(request.POST.get("draft", ""))
+        except BadOp as error:
+            messages.error(request, str(error))
+        if editing is not None and draft.kind != Draft.of_event(stored_events(game)[editing]).kind:
+            raise Http404
+    state, index = _state_before(game, editing)
+    screen = analyse(draft, state, index)
+    op = request.POST.get("op", "")
+    if op == "save" and (screen.stage != "confirm" or screen.error):
+        screen.error = screen.error or _("Finish the steps above first.")
+    elif op == "save":
+        try:
+            return _save(request, game, screen, editing, revision)
+        except StaleGame:
+            game.refresh_from_db()
+            revision = game.revision
+            state, index = _state_before(game, editing)
+            screen = analyse(draft, state, index)
+            screen.error = _("The game changed on another phone: check this step against the new state, then save.")
+        except RecordError as error:
+            screen.error = _("This change would make a later event invalid: %(error)s") % {"error": error}
+    elif op:
+        screen = tap(screen, op, dict(request.POST.items()), state, index)
+    context = {
+        "game": game,
+        "screen": screen,
+        "revision": revision,
+        "editing": editing,
+        "territories": list(Territory),
+        "buildings": list(Building),
+        "card_kinds": list(ObjectiveKind),
+    }
+    template = "scoring/entry.html#wizard" if request.htmx else "scoring/entry.html"
+    return render(request, template, context, status=422 if screen.error else 200)
+
+
+def _state_before(game: Game, editing: int | None) -> tuple[GameState, int]:
+    """The state the event applies to, and its index: before event ``editing``, or after the log."""
+    events = stored_events(game)
+    index = len(events) if editing is None else editing
+    return replay(parse_record(game.record(events[:index]))), index
+
+
+def _save(request: HttpRequest, game: Game, screen: Screen, editing: int | None, revision: int) -> HttpResponse:
+    """Store the event and go back to the game; raises ``StaleGame`` or ``RecordError``."""
+    event = screen.event
+    if editing is None:
+        change_log(game, revision, lambda events: [*events, event])
+    else:
+        change_log(game, revision, lambda events: [*events[:editing], event, *events[editing + 1 :]])
+    url = reverse("game", args=[game.pk])
+    if request.htmx:
+        return HttpResponseClientRedirect(url)
+    return redirect(url)

@@ -1,0 +1,195 @@
+"""A game: start or import it, follow it (scoreboard, log), join its table, finish it."""
+
+from __future__ import annotations
+
+import segno
+from django.contrib import messages
+from django.db import transaction
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+from django.views.decorators.http import condition, require_http_methods, require_POST, require_safe
+
+from rules import RecordError, parse_record
+from scoring.access import game_for_member, game_for_player, is_member, is_table_guest, join_table, member_group
+from scoring.board import game_context
+from scoring.forms import ImportForm, JoinForm, NewGameForm
+from scoring.log import StaleGame, change_log, finish, reopen
+from scoring.models import Game, Group, new_table_code, new_token
+
+
+@require_http_methods(["GET", "POST"])
+def game_new(request: HttpRequest, group_id: int) -> HttpResponse:
+    """Choose the players in seat order and the options; the last game's players are proposed."""
+    group = member_group(request, group_id)
+    last = group.games.first()
+    initial = {f"seat_{n}": name for n, name in enumerate(last.players() if last else (), start=1)}
+    form = NewGameForm(request.POST or None, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        options = {"nugget_ladder": form.cleaned_data["nugget_ladder"]}
+        game = create_game(group, form.cleaned_data["players"], options, promos=form.cleaned_data["promos"])
+        return redirect("game", game_id=game.pk)
+    names = group.profiles.values_list("name", flat=True)
+    return render(request, "scoring/game_new.html", {"group": group, "form": form, "names": names})
+
+
+def create_game(
+    group: Group, players: tuple[str, ...], options: dict[str, object], *, promos: bool, events: list[object] = ()
+) -> Game:
+    """A game with its seats (profiles found or created by name) and its events."""
+    with transaction.atomic():
+        game = Game.objects.create(group=group, options=options, promos=promos)
+        for position, name in enumerate(players):
+            profile, _created = group.profiles.get_or_create(name=name)
+            game.seats.create(position=position, name=name, profile=profile)
+        game.events.bulk_create(game.events.model(game=game, index=i, data=data) for i, data in enumerate(events))
+    return game
+
+
+@require_POST
+def game_import(request: HttpRequest, group_id: int) -> HttpResponse:
+    """Add a game from a record file; a finished one goes straight to the history."""
+    group = member_group(request, group_id)
+    form = ImportForm(request.POST, request.FILES)
+    if not form.is_valid():
+        return render(request, "scoring/import.html", {"group": group, "form": form}, status=422)
+    data = form.cleaned_data["record"]
+    record = parse_record(data)
+    uses_promos = any(event.type in {"volcano", "beaver_dam"} for event in record.events)
+    game = create_game(group, record.players, data.get("options", {}), promos=uses_promos, events=data["events"])
+    if form.cleaned_data["finished"]:
+        finish(game, game.revision)
+    messages.success(request, _("Game imported."))
+    return redirect("game", game_id=game.pk)
+
+
+@require_safe
+def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
+    """The game at the table: scoreboard, what to enter next, the log; the final scores at the end."""
+    game = get_object_or_404(Game.objects.select_related("group"), pk=game_id)
+    member = is_member(request, game)
+    if not member and not is_table_guest(request, game):
+        raise Http404
+    return render(request, "scoring/game.html", game_context(request, game, member=member))
+
+
+@require_safe
+def game_export(request: HttpRequest, game_id: int) -> HttpResponse:
+    """The record JSON, as a file."""
+    game = game_for_member(request, game_id)
+    response = JsonResponse(game.record(), json_dumps_params={"indent": 2, "ensure_ascii": False})
+    response["Content-Disposition"] = f'attachment; filename="okanagan-{game.pk}.json"'
+    return response
+
+
+@require_safe
+def table_qr(request: HttpRequest, game_id: int) -> HttpResponse:
+    """The QR code of the table's join link, as SVG."""
+    game = game_for_player(request, game_id)
+    url = request.build_absolute_uri(reverse("join_code", args=[game.table_code]))
+    svg = segno.make(url, error="m").svg_inline(scale=5, dark="#000", light="#fff", border=2)
+    return HttpResponse(svg, content_type="image/svg+xml")
+
+
+@require_POST
+def table_code_regenerate(request: HttpRequest, game_id: int) -> HttpResponse:
+    """A new table code: every guest who joined with the old one is out."""
+    game = game_for_member(request, game_id)
+    game.table_code = new_table_code()
+    game.spectator_token = new_token()
+    game.save(update_fields=["table_code", "spectator_token"])
+    messages.success(
+        request,
+        _("New table code: %(code)s. The old code and spectator link stopped working.") % {"code": game.table_code},
+    )
+    return redirect("game", game_id=game.pk)
+
+
+@require_POST
+def game_finish(request: HttpRequest, game_id: int) -> HttpResponse:
+    """End the game and show the final scores."""
+    game = game_for_member(request, game_id)
+    try:
+        finish(game, _revision(request))
+    except StaleGame:
+        messages.error(request, _("The game changed on another phone: here is the new state."))
+    return redirect("game", game_id=game.pk)
+
+
+@require_POST
+def game_reopen(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Back to the table, to correct something."""
+    game = game_for_member(request, game_id)
+    try:
+        reopen(game, _revision(request))
+    except StaleGame:
+        messages.error(request, _("The game changed on another phone: here is the new state."))
+    return redirect("game", game_id=game.pk)
+
+
+@require_POST
+def event_delete(request: HttpRequest, game_id: int, index: int) -> HttpResponse:
+    """Delete one event (the last one: undo), if every later event stays legal."""
+    game = game_for_player(request, game_id)
+    if not game.is_playing:
+        raise Http404
+    try:
+        change_log(game, _revision(request), lambda events: _without(events, index))
+    except StaleGame:
+        messages.error(request, _("The game changed on another phone: here is the new state."))
+    except RecordError as error:
+        messages.error(request, _("Event %(index)d cannot be deleted: %(error)s") % {"index": index, "error": error})
+    if request.htmx:
+        return render(request, "scoring/game.html#game", game_context(request, game, member=is_member(request, game)))
+    return redirect("game", game_id=game.pk)
+
+
+def _without(events: list[dict[str, object]], index: int) -> list[dict[str, object]]:
+    if not 0 <= index < len(events):
+        raise RecordError(_("there is no such event"))
+    return events[:index] + events[index + 1 :]
+
+
+def _revision(request: HttpRequest) -> int:
+    value = request.POST.get("revision", "")
+    return int(value) if value.isdigit() else -1
+
+
+@require_http_methods(["GET", "POST"])
+def join(request: HttpRequest, code: str = "") -> HttpResponse:
+    """Join a game at the table by its code (typed, or from the QR code's link)."""
+    form = JoinForm(request.POST or ({"code": code} if code else None))
+    game = None
+    if form.is_bound and form.is_valid():
+        game = Game.objects.filter(table_code=form.cleaned_data["code"], status=Game.Status.PLAYING).first()
+        if game is None:
+            form.add_error("code", _("No game in progress has this code. Check it with the table."))
+    if request.method == "POST" and game is not None:
+        join_table(request, game)
+        return redirect("game", game_id=game.pk)
+    status = 422 if form.is_bound and form.errors else 200
+    return render(request, "scoring/join.html", {"form": form, "game": game}, status=status)
+
+
+@require_safe
+def watch(request: HttpRequest, token: str) -> HttpResponse:
+    """The spectator's read-only view."""
+    game = get_object_or_404(Game.objects.select_related("group"), spectator_token=token)
+    return render(request, "scoring/watch.html", game_context(request, game, member=False, spectator=True))
+
+
+def _scoreboard_etag(request: HttpRequest, token: str) -> str | None:
+    row = Game.objects.filter(spectator_token=token).values_list("pk", "revision").first()
+    return None if row is None else f"{row[0]}.{row[1]}.{get_language()}"
+
+
+@require_safe
+@condition(etag_func=_scoreboard_etag)
+def scoreboard(request: HttpRequest, token: str) -> HttpResponse:
+    """The scoreboard fragment that every phone polls; unchanged, it is a 304 after one query."""
+    game = get_object_or_404(Game.objects.select_related("group"), spectator_token=token)
+    response = render(request, "scoring/_scoreboard.html", game_context(request, game, member=False, spectator=True))
+    response["Cache-Control"] = "no-cache"
+    return response

@@ -1,0 +1,104 @@
+"""A group: its games and players, its members and invite link."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.db import transaction
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_POST
+
+from scoring.access import member_group, owned_group
+from scoring.forms import GroupForm, ImportForm, ProfileForm
+from scoring.history import group_history
+from scoring.models import Group, new_token
+from scoring.views.pages import home_context
+
+
+@login_required
+@require_POST
+def group_create(request: HttpRequest) -> HttpResponse:
+    """A new group, owned by its creator, who is its first member and player."""
+    form = GroupForm(request.POST)
+    if not form.is_valid():
+        return render(request, "scoring/home.html", home_context(request, group_form=form), status=422)
+    with transaction.atomic():
+        group = form.save(commit=False)
+        group.owner = request.user  # type: ignore[assignment]
+        group.save()
+        group.members.add(request.user)  # type: ignore[arg-type]
+        group.profiles.create(name=request.user.get_username()[:40], user=request.user)
+    return redirect("group", group_id=group.pk)
+
+
+@require_http_methods(["GET", "POST"])
+def group_detail(request: HttpRequest, group_id: int) -> HttpResponse:
+    """The group's games and players; a POST adds a player profile."""
+    group = member_group(request, group_id)
+    form = ProfileForm(request.POST or None, group=group)
+    if request.method == "POST" and form.is_valid():
+        form.save()
+        form = ProfileForm(group=group)
+    context = {
+        "group": group,
+        "is_owner": group.owner_id == request.user.pk,
+        "profile_form": form,
+        "import_form": ImportForm(),
+        "invite_url": request.build_absolute_uri(f"/invite/{group.invite_token}/"),
+        **group_history(group),
+    }
+    template = "scoring/group.html#profiles" if request.htmx and request.method == "POST" else "scoring/group.html"
+    return render(request, template, context, status=422 if form.errors else 200)
+
+
+@require_http_methods(["GET", "POST"])
+def profile_edit(request: HttpRequest, group_id: int, profile_id: int) -> HttpResponse:
+    """Rename a player or link them to a member's account."""
+    group = member_group(request, group_id)
+    profile = get_object_or_404(group.profiles, pk=profile_id)
+    form = ProfileForm(request.POST or None, instance=profile, group=group)
+    if request.method == "POST" and form.is_valid():
+        form.save()
+        return redirect("group", group_id=group.pk)
+    return render(request, "scoring/profile.html", {"group": group, "form": form, "profile": profile})
+
+
+@require_POST
+def invite_regenerate(request: HttpRequest, group_id: int) -> HttpResponse:
+    """A new invite link; the old one stops working."""
+    group = owned_group(request, group_id)
+    group.invite_token = new_token()
+    group.save(update_fields=["invite_token"])
+    messages.success(request, _("A new invite link is ready; the old one no longer works."))
+    return redirect("group", group_id=group.pk)
+
+
+@require_POST
+def member_remove(request: HttpRequest, group_id: int, user_id: int) -> HttpResponse:
+    """The owner removes a member (not themself)."""
+    group = owned_group(request, group_id)
+    member = get_object_or_404(group.members, pk=user_id)
+    if member.pk == group.owner_id:
+        messages.error(request, _("The owner stays in the group."))
+    else:
+        group.members.remove(member)
+        group.profiles.filter(user=member).update(user=None)
+        messages.success(request, _("%(name)s is no longer a member.") % {"name": member.get_username()})
+    return redirect("group", group_id=group.pk)
+
+
+@require_http_methods(["GET", "POST"])
+def invite(request: HttpRequest, token: str) -> HttpResponse:
+    """Someone opened an invite link: after logging in, one tap joins the group."""
+    group = get_object_or_404(Group, invite_token=token)
+    if not request.user.is_authenticated:
+        return render(request, "scoring/invite.html", {"group": group}, status=200)
+    if group.members.filter(pk=request.user.pk).exists():
+        return redirect("group", group_id=group.pk)
+    if request.method == "POST":
+        group.members.add(request.user)  # type: ignore[arg-type]
+        messages.success(request, _("Welcome to %(group)s.") % {"group": group.name})
+        return redirect("group", group_id=group.pk)
+    return render(request, "scoring/invite.html", {"group": group})

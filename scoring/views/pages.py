@@ -1,0 +1,71 @@
+"""Pages for everyone: home, sign-up, the rules list, the light/dark switch."""
+
+from __future__ import annotations
+
+from django.contrib.auth import login
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
+
+from rules import RULES, Source
+from scoring.forms import GroupForm, JoinForm, SignupForm
+
+THEMES = ("auto", "light", "dark")
+THEME_COOKIE = "theme"
+
+
+@require_safe
+def home(request: HttpRequest) -> HttpResponse:
+    """Your groups and a new one, the table-code box, and what the app does."""
+    return render(request, "scoring/home.html", home_context(request))
+
+
+def home_context(request: HttpRequest, **forms: object) -> dict[str, object]:
+    """The home page's context, with ``forms`` that carry errors in place of the empty ones."""
+    groups = request.user.play_groups.order_by("name") if request.user.is_authenticated else []
+    printed = sum(rule.source in {Source.RULEBOOK, Source.GAME_HELP} for rule in RULES)
+    return {
+        "groups": groups,
+        "group_form": GroupForm(),
+        "join_form": JoinForm(),
+        "rule_count": len(RULES),
+        "printed_count": printed,
+        **forms,
+    }
+
+
+@require_http_methods(["GET", "POST"])
+def signup(request: HttpRequest) -> HttpResponse:
+    """Create an account and log in."""
+    form = SignupForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        user = form.save()
+        login(request, user)
+        return redirect(safe_next(request, "home"))
+    return render(request, "registration/signup.html", {"form": form, "next": request.GET.get("next", "")})
+
+
+@require_safe
+def rule_list(request: HttpRequest) -> HttpResponse:
+    """Every rule the engine cites, with a stable anchor for each."""
+    return render(request, "scoring/rules.html", {"rules": RULES})
+
+
+@require_POST
+def set_theme(request: HttpRequest) -> HttpResponse:
+    """Remember light, dark or the system's setting, then go back."""
+    theme = request.POST.get("theme", "auto")
+    response = redirect(safe_next(request, "home"))
+    if theme in THEMES:
+        response.set_cookie(THEME_COOKIE, theme, max_age=365 * 24 * 3600, samesite="Lax")
+    return response
+
+
+def safe_next(request: HttpRequest, fallback: str) -> str:
+    """The ``next`` page asked for, if it is on this site."""
+    target = request.POST.get("next") or request.GET.get("next") or ""
+    if target and url_has_allowed_host_and_scheme(target, {request.get_host()}, require_https=request.is_secure()):
+        return target
+    return reverse(fallback)

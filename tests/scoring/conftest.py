@@ -1,0 +1,104 @@
+"""Personas for the site's tests: the owner of a group, a member, a guest at the table, a stranger."""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import User
+from django.test import Client
+
+from scoring.models import Game, Group
+from scoring.views.games import create_game
+
+FOREST_PLAYERS = ("White", "Red", "Yellow")
+
+
+@pytest.fixture
+def owner(db: None) -> User:
+    return User.objects.create_user("olive", password="pw-olive-123")
+
+
+@pytest.fixture
+def member_user(db: None) -> User:
+    return User.objects.create_user("max", password="pw-max-123")
+
+
+@pytest.fixture
+def group(owner: User, member_user: User) -> Group:
+    group = Group.objects.create(name="Friday table", owner=owner)
+    group.members.add(owner, member_user)
+    return group
+
+
+@pytest.fixture
+def game(group: Group) -> Game:
+    return create_game(group, FOREST_PLAYERS, {}, promos=True)
+
+
+def logged_in(user: User) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+@pytest.fixture
+def owner_client(owner: User) -> Client:
+    return logged_in(owner)
+
+
+@pytest.fixture
+def member_client(member_user: User) -> Client:
+    return logged_in(member_user)
+
+
+@pytest.fixture
+def stranger_client(db: None) -> Client:
+    return logged_in(User.objects.create_user("sam", password="pw-sam-123"))
+
+
+@pytest.fixture
+def guest_client(game: Game) -> Client:
+    """A phone without an account that joined the game with its table code."""
+    client = Client()
+    response = client.post("/join/", {"code": game.table_code})
+    assert response.status_code == 302
+    return client
+
+
+class Entry:
+    """Drives the step-by-step entry of one event as a phone would, one tap (POST) at a time."""
+
+    def __init__(self, client: Client, url: str) -> None:
+        self.client, self.url = client, url
+        self.response = client.get(url)
+        assert self.response.status_code == 200, self.response.content[:300]
+
+    @property
+    def html(self) -> str:
+        return self.response.content.decode()
+
+    def field(self, name: str) -> str:
+        match = re.search(rf'name="{name}" value="([^"]*)"', self.html)
+        assert match, f"no {name} in the page"
+        return html.unescape(match.group(1))
+
+    @property
+    def draft(self) -> dict[str, Any]:
+        data: dict[str, Any] = json.loads(self.field("draft"))
+        return data
+
+    @property
+    def stage(self) -> str:
+        match = re.search(r'<fieldset class="card stage" data-stage="(\w+)"', self.html)
+        return match.group(1) if match else ""
+
+    def tap(self, op: str, *, times: int = 1, htmx: bool = False, **fields: str) -> Entry:
+        headers = {"HTTP_HX_REQUEST": "true"} if htmx else {}
+        for _ in range(times):
+            data = {"draft": self.field("draft"), "revision": self.field("revision"), "op": op, **fields}
+            self.response = self.client.post(self.url, data, **headers)
+        return self

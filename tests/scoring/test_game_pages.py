@@ -1,0 +1,157 @@
+"""The game page and its fragments: scoreboard polling, undo and edit, finishing, export and import."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.test import Client
+from pytest_django import DjangoAssertNumQueries
+
+from scoring.log import change_log
+from scoring.models import Game, Group
+
+FOREST = {
+    "type": "territory",
+    "territory": "forest",
+    "closed_by": "Red",
+    "rewards": {"green-square": 3, "green-circle": 2, "green-hexagon": 1},
+    "buildings": {"White": {"farm": 1, "silo": 1}, "Red": {"warehouse": 1}, "Yellow": {"warehouse": 1}},
+    "order": ["White", "Yellow", "Red"],
+    "special_action": {"action": "gold_nugget"},
+    "picks": {"White": {"green-square": 3, "green-circle": 1}, "Yellow": {"green-circle": 1, "green-hexagon": 1}},
+}
+
+
+def add_events(game: Game, *events: dict[str, object]) -> None:
+    change_log(game, game.revision, lambda log: [*log, *events])
+
+
+def test_the_game_page_shows_the_scoreboard_the_log_and_the_table_code(member_client: Client, game: Game) -> None:
+    add_events(game, FOREST)
+    page = member_client.get(f"/games/{game.pk}/").content.decode()
+    assert "Event 0: forest closed by Red" in page
+    assert "Red draws a gold nugget card (15 left)." in page
+    assert game.table_code in page and f"/games/{game.pk}/qr.svg" in page
+    assert "okanagan.influence.tie" in page  # each step links to its rule
+
+
+def test_the_qr_code_is_an_svg_of_the_join_link(member_client: Client, game: Game) -> None:
+    response = member_client.get(f"/games/{game.pk}/qr.svg")
+    assert response["Content-Type"] == "image/svg+xml"
+    assert response.content.startswith(b"<svg")
+
+
+def test_an_unchanged_scoreboard_poll_answers_304_after_one_query(
+    client: Client, game: Game, django_assert_num_queries: DjangoAssertNumQueries
+) -> None:
+    url = f"/watch/{game.spectator_token}/scoreboard/"
+    first = client.get(url)
+    assert first.status_code == 200 and 'id="scoreboard"' in first.content.decode()
+    with django_assert_num_queries(1):
+        again = client.get(url, HTTP_IF_NONE_MATCH=first["ETag"])
+    assert again.status_code == 304
+    add_events(game, FOREST)
+    changed = client.get(url, HTTP_IF_NONE_MATCH=first["ETag"])
+    assert changed.status_code == 200 and changed["ETag"] != first["ETag"]
+
+
+def test_undo_removes_the_last_event_and_answers_a_fragment_to_htmx(member_client: Client, game: Game) -> None:
+    add_events(game, FOREST, {"type": "round_end"})
+    game.refresh_from_db()
+    response = member_client.post(
+        f"/games/{game.pk}/events/1/delete/", {"revision": game.revision}, HTTP_HX_REQUEST="true"
+    )
+    assert response.status_code == 200
+    assert response.content.decode().lstrip().startswith('<div id="game">')
+    assert [event.data["type"] for event in game.events.all()] == ["territory"]
+
+
+def test_deleting_an_event_that_a_later_one_needs_is_refused_with_the_reason(
+    member_client: Client, game: Game
+) -> None:
+    trade = {"action": "trade", "with": "White", "give": "green-circle", "get": "green-square"}
+    add_events(game, FOREST, {"type": "volcano", "player": "Yellow", "special_action": trade})
+    game.refresh_from_db()
+    response = member_client.post(f"/games/{game.pk}/events/0/delete/", {"revision": game.revision}, follow=True)
+    page = response.content.decode()
+    assert "Event 0 cannot be deleted" in page and "event 0 (volcano)" in page
+    assert game.events.count() == 2
+
+
+def test_a_stale_phone_is_told_the_game_changed(member_client: Client, game: Game) -> None:
+    add_events(game, FOREST)
+    response = member_client.post(f"/games/{game.pk}/events/0/delete/", {"revision": 0}, follow=True)
+    assert "The game changed on another phone" in response.content.decode()
+    assert game.events.count() == 1
+
+
+def test_editing_an_event_replays_the_log(member_client: Client, game: Game) -> None:
+    add_events(game, FOREST)
+    game.refresh_from_db()
+    url = f"/games/{game.pk}/events/0/"
+    from .conftest import Entry
+
+    entry = Entry(member_client, url)
+    assert entry.stage == "confirm"
+    entry.tap("reopen:action")
+    entry.tap("action:new_tiles")
+    assert entry.stage == "picks"
+    entry.tap("pick:green-square:1", times=3).tap("pick:green-circle:1").tap("done:picks")
+    entry.tap("pick:green-circle:1").tap("pick:green-hexagon:1").tap("done:picks")
+    entry.tap("save")
+    assert entry.response.status_code == 302
+    assert game.events.get().data["special_action"] == {"action": "new_tiles"}
+
+
+def test_objective_cards_are_hidden_until_asked_for(member_client: Client, game: Game) -> None:
+    cards = [{"kind": "specific", "rewards": ["blue-circle"]}]
+    add_events(game, {"type": "objectives", "player": "Red", "cards": cards})
+    page = member_client.get(f"/games/{game.pk}/events/0/").content.decode()
+    assert "These cards are secret" in page and "blue circle" not in page
+    shown = member_client.get(f"/games/{game.pk}/events/0/?show=1").content.decode()
+    assert "blue circle" in shown
+
+
+def test_finishing_shows_the_final_scores_and_the_winner(member_client: Client, game: Game, group: Group) -> None:
+    add_events(game, FOREST)
+    game.refresh_from_db()
+    member_client.post(f"/games/{game.pk}/finish/", {"revision": game.revision})
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED and game.winners == ["Red"]
+    page = member_client.get(f"/games/{game.pk}/").content.decode()
+    assert "Final scores" in page and "Winner: Red" in page
+    history = member_client.get(f"/groups/{group.pk}/").content.decode()
+    assert "Red 10" in history and "🏆" in history
+
+
+def test_a_record_exports_and_imports_into_an_identical_game(member_client: Client, game: Game, group: Group) -> None:
+    add_events(game, FOREST)
+    exported = member_client.get(f"/games/{game.pk}/record.json")
+    assert exported["Content-Disposition"].startswith("attachment")
+    upload = SimpleUploadedFile("game.json", exported.content, content_type="application/json")
+    response = member_client.post(f"/groups/{group.pk}/games/import/", {"record": upload, "finished": "on"})
+    imported = Game.objects.exclude(pk=game.pk).get()
+    assert response.status_code == 302
+    assert imported.record() == json.loads(exported.content)
+    assert imported.status == Game.Status.FINISHED and imported.winners == ["Red"]
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (b"{oops", "This is not a JSON file"),
+        (b'{"format": "okanagan-record/1", "players": ["A"], "events": []}', "there must be 2 to 4 players"),
+        (json.dumps({"format": "okanagan-record/1", "players": ["White", "Red", "Yellow"],
+                     "events": [{**FOREST, "picks": {}}]}).encode(), "White took 0 tokens but may take 4"),
+    ],
+)
+def test_a_bad_record_file_is_refused_with_a_message(
+    member_client: Client, group: Group, content: bytes, message: str
+) -> None:
+    upload = SimpleUploadedFile("game.json", content)
+    response = member_client.post(f"/groups/{group.pk}/games/import/", {"record": upload})
+    assert response.status_code == 422
+    assert message in response.content.decode()
+    assert not group.games.exists()

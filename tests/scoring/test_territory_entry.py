@@ -1,0 +1,116 @@
+"""Scoring a territory step by step, as plain forms: the rulebook's forest example and its errors."""
+
+from __future__ import annotations
+
+from django.test import Client
+
+from scoring.log import replay_game
+from scoring.models import Game
+
+from .conftest import Entry
+
+
+def enter_forest(client: Client, game: Game, *, htmx: bool = False) -> Entry:
+    """The rulebook's forest example, tapped up to the confirmation."""
+    entry = Entry(client, f"/games/{game.pk}/events/new/territory/")
+    assert entry.stage == "territory"
+    entry.tap("set:territory:forest", htmx=htmx)
+    assert entry.stage == "rewards"
+    entry.tap("add:rewards:green-square:1", times=3, htmx=htmx)
+    entry.tap("add:rewards:green-circle:1", times=2, htmx=htmx)
+    entry.tap("add:rewards:green-hexagon:1", htmx=htmx)
+    entry.tap("done:rewards", htmx=htmx)
+    assert entry.stage == "buildings"
+    entry.tap("add:buildings:White:farm:1", htmx=htmx)
+    entry.tap("add:buildings:White:silo:1", htmx=htmx)
+    entry.tap("add:buildings:Red:warehouse:1", htmx=htmx)
+    entry.tap("add:buildings:Yellow:warehouse:1", htmx=htmx)
+    entry.tap("done:buildings", htmx=htmx)
+    assert entry.stage == "closer"
+    entry.tap("set:closed_by:Red", htmx=htmx)
+    assert entry.stage == "order"
+    assert "Red > Yellow" in entry.html and "Yellow > Red" in entry.html
+    entry.tap("order", tie_0="Yellow,Red", htmx=htmx)
+    assert entry.stage == "action"
+    assert "Red takes the special action" in entry.html
+    entry.tap("action:gold_nugget", htmx=htmx)
+    assert entry.stage == "picks"
+    assert "White" in entry.html and "may take 4" in entry.html
+    entry.tap("pick:green-square:1", times=3, htmx=htmx)
+    entry.tap("pick:green-circle:1", htmx=htmx)
+    entry.tap("done:picks", htmx=htmx)
+    assert entry.stage == "picks" and "Yellow" in entry.html
+    entry.tap("pick:green-circle:1", htmx=htmx)
+    entry.tap("pick:green-hexagon:1", htmx=htmx)
+    entry.tap("done:picks", htmx=htmx)
+    assert entry.stage == "confirm"
+    return entry
+
+
+def test_the_forest_example_is_entered_step_by_step_and_saved(member_client: Client, game: Game) -> None:
+    entry = enter_forest(member_client, game)
+    assert "Order of influence: White (4) &gt; Yellow (2) &gt; Red (2)." in entry.html
+    entry.tap("save")
+    assert entry.response.status_code == 302
+    result = replay_game(game)
+    holdings = result.state.holdings
+    assert holdings["White"].tokens == 4 and holdings["Yellow"].tokens == 2 and holdings["Red"].tokens == 0
+    assert holdings["Red"].nuggets == 1
+    assert game.events.get().data["order"] == ["White", "Yellow", "Red"]
+
+
+def test_the_same_flow_works_with_htmx_fragments(member_client: Client, game: Game) -> None:
+    entry = enter_forest(member_client, game, htmx=True)
+    assert "<html" not in entry.html and 'id="wizard"' in entry.html
+    entry.tap("save", htmx=True)
+    assert entry.response.status_code == 200
+    assert entry.response["HX-Redirect"] == f"/games/{game.pk}/"
+    assert game.events.count() == 1
+
+
+def test_a_collector_cannot_take_more_than_allowed(member_client: Client, game: Game) -> None:
+    entry = enter_forest(member_client, game)
+    entry.tap("reopen:picks")
+    entry.tap("pick:green-square:1", times=3)
+    entry.tap("pick:green-circle:1", times=2)  # the fifth token: White may take 4
+    assert entry.response.status_code == 422
+    assert "White may not take another of these." in entry.html
+    assert sum(entry.draft["partial"].values()) == 4
+
+
+def test_too_many_buildings_is_refused_in_place(member_client: Client, game: Game) -> None:
+    entry = Entry(member_client, f"/games/{game.pk}/events/new/territory/")
+    entry.tap("set:territory:lake").tap("done:rewards")
+    entry.tap("add:buildings:White:farm:1", times=12)
+    assert entry.response.status_code == 422
+    assert "a player has" in entry.html and "farms in a 3-player game" in entry.html
+    assert entry.draft["event"]["buildings"]["White"]["farm"] < 12
+
+
+def test_a_damaged_form_starts_again_with_a_message(member_client: Client, game: Game) -> None:
+    response = member_client.post(
+        f"/games/{game.pk}/events/new/territory/", {"draft": "{not json", "revision": "0", "op": "done:rewards"}
+    )
+    assert response.status_code in {200, 422}
+    assert "The form was damaged" in response.content.decode()
+
+
+def test_a_forged_op_is_refused_without_losing_the_draft(member_client: Client, game: Game) -> None:
+    entry = Entry(member_client, f"/games/{game.pk}/events/new/territory/")
+    entry.tap("set:territory:forest").tap("add:rewards:green-square:1")
+    entry.tap("add:rewards:purple-star:1")
+    assert entry.response.status_code == 422
+    assert entry.draft["event"]["rewards"] == {"green-square": 1}
+
+
+def test_a_lone_player_chooses_and_the_choice_is_recorded(member_client: Client, game: Game) -> None:
+    entry = Entry(member_client, f"/games/{game.pk}/events/new/territory/")
+    entry.tap("set:territory:lake").tap("add:rewards:blue-circle:1", times=2).tap("done:rewards")
+    entry.tap("add:buildings:Red:silo:1").tap("done:buildings").tap("set:closed_by:Red")
+    assert entry.stage == "lone"
+    entry.tap("set:lone_choice:rewards")
+    assert entry.stage == "picks"
+    entry.tap("pick:blue-circle:1").tap("done:picks")
+    assert entry.stage == "confirm"
+    entry.tap("save")
+    assert game.events.get().data["lone_choice"] == "rewards"
