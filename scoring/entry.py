@@ -410,7 +410,9 @@ def _apply_op(screen: Screen, op: str, form: dict[str, str]) -> None:
             _detail(screen, key, value)
         case "pick", [reward, step]:
             if _step(step) > 0 and not screen.allowed.get(Reward(_choice(reward, Reward))):
-                raise BadOp(_("%(player)s may not take another of these.") % {"player": getattr(screen.turn, "player", "")})
+                raise BadOp(
+                    _("%(player)s may not take another of these.") % {"player": getattr(screen.turn, "player", "")}
+                )
             _add(draft.partial, _choice(reward, Reward), _step(step), signed=False)
         case "card", ["kind", kind]:
             draft.card, draft.partial = _choice(kind, ObjectiveKind), {}

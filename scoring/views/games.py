@@ -89,8 +89,9 @@ def table_qr(request: HttpRequest, game_id: int) -> HttpResponse:
     """The QR code of the table's join link, as SVG."""
     game = game_for_player(request, game_id)
     url = request.build_absolute_uri(reverse("join_code", args=[game.table_code]))
-    svg = segno.make(url, error="m").svg_inline(scale=5, dark="#000", light="#fff", border=2)
-    return HttpResponse(svg, content_type="image/svg+xml")
+    response = HttpResponse(content_type="image/svg+xml")
+    segno.make(url, error="m").save(response, kind="svg", scale=5, dark="#000", light="#fff", border=2)
+    return response
 
 
 @require_POST

@@ -68,9 +68,7 @@ def test_undo_removes_the_last_event_and_answers_a_fragment_to_htmx(member_clien
     assert [event.data["type"] for event in game.events.all()] == ["territory"]
 
 
-def test_deleting_an_event_that_a_later_one_needs_is_refused_with_the_reason(
-    member_client: Client, game: Game
-) -> None:
+def test_deleting_an_event_that_a_later_one_needs_is_refused_with_the_reason(member_client: Client, game: Game) -> None:
     trade = {"action": "trade", "with": "White", "give": "green-circle", "get": "green-square"}
     add_events(game, FOREST, {"type": "volcano", "player": "Yellow", "special_action": trade})
     game.refresh_from_db()
@@ -123,7 +121,7 @@ def test_finishing_shows_the_final_scores_and_the_winner(member_client: Client, 
     page = member_client.get(f"/games/{game.pk}/").content.decode()
     assert "Final scores" in page and "Winner: Red" in page
     history = member_client.get(f"/groups/{group.pk}/").content.decode()
-    assert "Red 10" in history and "🏆" in history
+    assert "Red 10" in history and "★" in history
 
 
 def test_a_record_exports_and_imports_into_an_identical_game(member_client: Client, game: Game, group: Group) -> None:
@@ -143,8 +141,16 @@ def test_a_record_exports_and_imports_into_an_identical_game(member_client: Clie
     [
         (b"{oops", "This is not a JSON file"),
         (b'{"format": "okanagan-record/1", "players": ["A"], "events": []}', "there must be 2 to 4 players"),
-        (json.dumps({"format": "okanagan-record/1", "players": ["White", "Red", "Yellow"],
-                     "events": [{**FOREST, "picks": {}}]}).encode(), "White took 0 tokens but may take 4"),
+        (
+            json.dumps(
+                {
+                    "format": "okanagan-record/1",
+                    "players": ["White", "Red", "Yellow"],
+                    "events": [{**FOREST, "picks": {}}],
+                }
+            ).encode(),
+            "White took 0 tokens but may take 4",
+        ),
     ],
 )
 def test_a_bad_record_file_is_refused_with_a_message(

@@ -1,0 +1,158 @@
+"""Playing at the table on phones: the rulebook's forest through the UI, and a whole 2-player game.
+
+Real Chromium at 390×844 against the live server, with htmx doing the swaps.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import User
+from playwright.sync_api import expect
+
+from scoring.models import Game, Group
+from scoring.views.games import create_game
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def log_in(page: Any, base: str, username: str, password: str) -> None:
+    User.objects.create_user(username, password=password)
+    page.goto(base + "/accounts/login/")
+    page.get_by_label("Username").fill(username)
+    page.get_by_label("Password").fill(password)
+    page.get_by_role("button", name="Log in").click()
+    expect(page.get_by_role("heading", name="Your groups")).to_be_visible()
+
+
+def more(page: Any, label: str, times: int = 1) -> None:
+    """Tap the + of a counter ``times`` times, waiting for each swap."""
+    for _ in range(times):
+        counter = page.locator(".counter", has=page.get_by_role("button", name=f"one more {label}", exact=True))
+        before = counter.locator("output").inner_text()
+        page.get_by_role("button", name=f"one more {label}", exact=True).click()
+        expect(counter.locator("output")).not_to_have_text(before)
+
+
+def tap(page: Any, name: str) -> None:
+    page.get_by_role("button", name=name, exact=True).click()
+
+
+def fits(page: Any) -> bool:
+    return bool(page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"))
+
+
+def test_the_forest_example_through_the_ui(live_server: Any, phone: Any, browser: Any) -> None:
+    log_in(phone, live_server.url, "white", "pw-white-123")
+    user = User.objects.get(username="white")
+    group = Group.objects.create(name="Rulebook", owner=user)
+    group.members.add(user)
+    game = create_game(group, ("White", "Red", "Yellow"), {}, promos=False)
+
+    # A second phone joins with the table code and watches the scoreboard.
+    other = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True).new_page()
+    other.goto(live_server.url + "/")
+    other.get_by_label("Join a table with its code").fill(game.table_code.lower())
+    other.get_by_role("button", name="Join").click()
+    expect(other.get_by_role("heading", name="Okanagan · White, Red, Yellow")).to_be_visible()
+
+    phone.goto(f"{live_server.url}/games/{game.pk}/")
+    phone.get_by_role("link", name="Score a territory").click()
+    tap(phone, "Forest")
+    more(phone, "green square", 3)
+    more(phone, "green circle", 2)
+    more(phone, "green hexagon")
+    tap(phone, "Next")
+    more(phone, "Farm White")
+    more(phone, "Silo White")
+    more(phone, "Warehouse Red")
+    more(phone, "Warehouse Yellow")
+    assert fits(phone)
+    tap(phone, "Next")
+    tap(phone, "Red")
+    expect(phone.get_by_text("Red, who closed the territory, chooses their order.")).to_be_visible()
+    phone.get_by_label("Yellow > Red").check()
+    tap(phone, "This order")
+    expect(phone.get_by_text("Red takes the special action:")).to_be_visible()
+    tap(phone, "A gold nugget")
+    expect(phone.get_by_text("collecting, may take 4")).to_be_visible()
+    more(phone, "green square", 3)
+    more(phone, "green circle")
+    # White has taken 4: nothing more is allowed.
+    expect(phone.get_by_role("button", name="one more green hexagon")).to_be_disabled()
+    tap(phone, "White is done")
+    expect(phone.get_by_text("collecting, may take 2")).to_be_visible()
+    expect(phone.get_by_role("button", name="one more green square")).to_have_count(0)  # none left in the pool
+    more(phone, "green circle")
+    more(phone, "green hexagon")
+    tap(phone, "Yellow is done")
+    expect(phone.get_by_text("Order of influence: White (4) > Yellow (2) > Red (2).")).to_be_visible()
+    expect(
+        phone.get_by_text("Red, Yellow tie with 2; Red, who closed the forest, put them in this order: Yellow > Red.")
+    ).to_be_visible()
+    assert fits(phone)
+    tap(phone, "Save")
+
+    expect(phone).to_have_url(re.compile(rf"/games/{game.pk}/$"))
+    boards = phone.locator("#scoreboard .card")
+    expect(boards.nth(0)).to_contain_text("White")
+    expect(boards.nth(0).locator("svg[aria-label='green square']")).to_have_count(1)
+    expect(boards.nth(0)).to_contain_text("×3")
+    expect(boards.nth(1)).to_contain_text("1 nugget")
+    expect(boards.nth(2).locator("svg[aria-label='green hexagon']")).to_have_count(1)
+    # The other phone's scoreboard catches up by polling.
+    expect(other.locator("#scoreboard .card").nth(1)).to_contain_text("1 nugget", timeout=8000)
+    other.context.close()
+
+
+def test_a_whole_two_player_game_to_the_final_scores(live_server: Any, phone: Any) -> None:
+    log_in(phone, live_server.url, "ann", "pw-ann-123")
+    phone.get_by_label("New group").fill("Ann and Ben")
+    tap(phone, "Create")
+    phone.get_by_role("link", name="New game of Okanagan").click()
+    phone.get_by_label("First player").fill("ann")
+    phone.get_by_label("Second player").fill("Ben")
+    tap(phone, "Start the game")
+
+    phone.get_by_role("link", name="Score a territory").click()
+    tap(phone, "Forest")
+    more(phone, "green square", 2)
+    more(phone, "green circle")
+    tap(phone, "Next")
+    more(phone, "Farm ann")
+    more(phone, "Silo Ben")
+    tap(phone, "Next")
+    tap(phone, "ann")
+    tap(phone, "Two rewards")
+    phone.get_by_role("button", name="blue circle").click()
+    expect(phone.get_by_text("collecting, may take 3")).to_be_visible()
+    more(phone, "green square", 2)
+    more(phone, "green circle")
+    tap(phone, "ann is done")
+    tap(phone, "Save")
+
+    phone.get_by_role("link", name="Objective cards").click()
+    tap(phone, "ann")
+    tap(phone, "Specific reward (3 VP each)")
+    phone.get_by_role("button", name="green square").click()
+    tap(phone, "Add this card")
+    tap(phone, "These are the cards kept")
+    expect(phone.get_by_text("ann keeps 1 objective cards.")).to_be_visible()
+    tap(phone, "Save")
+
+    phone.get_by_role("link", name="End of round 1").click()
+    tap(phone, "Save")
+    expect(phone.get_by_text("Event 2: end of round 1")).to_be_visible()
+    expect(phone.get_by_role("link", name="End of round 1")).to_have_count(0)
+
+    tap(phone, "End the game and score it")
+    final = phone.locator("#final")
+    expect(final).to_contain_text("Winner: ann")
+    rows = final.locator("tbody tr")
+    expect(rows.nth(0).locator("td")).to_have_text(["ann", "0", "6", "10", "16", "1"])
+    expect(rows.nth(1).locator("td")).to_have_text(["Ben", "0", "0", "10", "10", "2"])
+    assert fits(phone)
+    game = Game.objects.get()
+    assert game.winners == ["ann"]

@@ -1,0 +1,100 @@
+"""Accounts, groups, players and invite links, as a newcomer would use them."""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import User
+from django.test import Client
+
+from scoring.models import Game, Group
+
+
+def test_a_newcomer_signs_up_creates_a_group_and_starts_a_game(client: Client, db: None) -> None:
+    response = client.post(
+        "/accounts/signup/", {"username": "nina", "password1": "table-games-42", "password2": "table-games-42"}
+    )
+    assert response.status_code == 302
+    response = client.post("/groups/new/", {"name": "Friday table"})
+    group = Group.objects.get()
+    assert response["Location"] == f"/groups/{group.pk}/"
+    assert list(group.profiles.values_list("name", flat=True)) == ["nina"]
+    response = client.post(
+        f"/groups/{group.pk}/games/new/",
+        {"seat_1": "nina", "seat_2": "Omar", "seat_3": "", "seat_4": "", "nugget_ladder": "by_place"},
+    )
+    game = Game.objects.get()
+    assert response["Location"] == f"/games/{game.pk}/"
+    assert game.players() == ("nina", "Omar")
+    assert sorted(group.profiles.values_list("name", flat=True)) == ["Omar", "nina"]
+
+
+def test_a_new_game_needs_two_distinct_players(member_client: Client, group: Group) -> None:
+    response = member_client.post(
+        f"/groups/{group.pk}/games/new/", {"seat_1": "Ann", "seat_2": "Ann", "nugget_ladder": "by_place"}
+    )
+    assert response.status_code == 200
+    assert "&#x27;Ann&#x27; is named twice" in response.content.decode()
+    assert not group.games.exists()
+
+
+def test_log_in_log_out_and_change_password(owner: User) -> None:
+    client = Client()
+    assert client.post("/accounts/login/", {"username": "olive", "password": "wrong"}).status_code == 200
+    assert client.post("/accounts/login/", {"username": "olive", "password": "pw-olive-123"}).status_code == 302
+    response = client.post(
+        "/accounts/password/",
+        {"old_password": "pw-olive-123", "new_password1": "new-secret-977", "new_password2": "new-secret-977"},
+    )
+    assert response["Location"] == "/accounts/password/done/"
+    assert client.post("/accounts/logout/").status_code == 302
+    assert client.login(username="olive", password="new-secret-977")
+
+
+def test_an_invite_link_adds_a_member_and_a_new_link_retires_it(owner_client: Client, group: Group) -> None:
+    newcomer = User.objects.create_user("pia", password="pw-pia-123")
+    client = Client()
+    client.force_login(newcomer)
+    old_token = group.invite_token
+    owner_client.post(f"/groups/{group.pk}/invite/")
+    group.refresh_from_db()
+    assert client.get(f"/invite/{old_token}/").status_code == 404
+    assert "Join the group" in client.get(f"/invite/{group.invite_token}/").content.decode()
+    client.post(f"/invite/{group.invite_token}/")
+    assert group.members.filter(pk=newcomer.pk).exists()
+    owner_client.post(f"/groups/{group.pk}/members/{newcomer.pk}/remove/")
+    assert not group.members.filter(pk=newcomer.pk).exists()
+
+
+def test_the_owner_stays_in_the_group(owner_client: Client, group: Group, owner: User) -> None:
+    response = owner_client.post(f"/groups/{group.pk}/members/{owner.pk}/remove/", follow=True)
+    assert "The owner stays in the group." in response.content.decode()
+    assert group.members.filter(pk=owner.pk).exists()
+
+
+def test_adding_a_player_with_htmx_swaps_only_the_players(member_client: Client, group: Group) -> None:
+    response = member_client.post(f"/groups/{group.pk}/", {"name": "Quinn"}, HTTP_HX_REQUEST="true")
+    page = response.content.decode()
+    assert response.status_code == 200 and page.lstrip().startswith('<div id="profiles">') and "Quinn" in page
+    duplicate = member_client.post(f"/groups/{group.pk}/", {"name": "Quinn"}, HTTP_HX_REQUEST="true")
+    assert duplicate.status_code == 422 and "Quinn is already a player of this group." in duplicate.content.decode()
+
+
+def test_a_profile_links_to_a_member_account(member_client: Client, group: Group, member_user: User) -> None:
+    profile = group.profiles.create(name="Max")
+    member_client.post(f"/groups/{group.pk}/players/{profile.pk}/", {"name": "Max", "user": member_user.pk})
+    profile.refresh_from_db()
+    assert profile.user == member_user
+
+
+def test_a_table_code_is_typed_in_any_case_with_spaces(client: Client, game: Game) -> None:
+    code = game.table_code
+    response = client.post("/join/", {"code": f" {code[:3].lower()} {code[3:]} "})
+    assert response["Location"] == f"/games/{game.pk}/"
+    unknown = client.post("/join/", {"code": "ZZZZZZ" if code != "ZZZZZZ" else "YYYYYY"})
+    assert unknown.status_code == 422 and "No game in progress has this code" in unknown.content.decode()
+
+
+def test_the_theme_switch_is_remembered_without_javascript(client: Client, db: None) -> None:
+    response = client.post("/theme/", {"theme": "dark", "next": "/rules/"})
+    assert response["Location"] == "/rules/"
+    assert 'data-theme="dark"' in client.get("/").content.decode()
+    assert client.post("/theme/", {"theme": "dark", "next": "https://evil.example/"})["Location"] == "/"

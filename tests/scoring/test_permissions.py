@@ -1,0 +1,119 @@
+"""Who may open what: every URL for the owner, a member, a guest at the table, a stranger, nobody.
+
+A stranger gets 404 for another group's groups, games and players (the site does not say they exist).
+"""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth.models import User
+from django.test import Client
+
+from scoring.log import change_log
+from scoring.models import Game, Group
+
+PERSONAS = ("owner", "member", "guest", "stranger", "anonymous")
+PLAYERS_ONLY = {"owner": 200, "member": 200, "guest": 200, "stranger": 404, "anonymous": 404}
+MEMBERS_ONLY = {"owner": 200, "member": 200, "guest": 404, "stranger": 404, "anonymous": 404}
+OWNER_ONLY = {"owner": 302, "member": 404, "guest": 404, "stranger": 404, "anonymous": 404}
+EVERYONE = dict.fromkeys(PERSONAS, 200)
+
+
+def redirects(expected: dict[str, int]) -> dict[str, int]:
+    """The same, with 302 (done, then back to a page) where 200 was allowed."""
+    return {persona: 302 if status == 200 else status for persona, status in expected.items()}
+
+
+# (method, URL template, expected status per persona)
+MATRIX = [
+    ("get", "/", EVERYONE),
+    ("get", "/rules/", EVERYONE),
+    ("get", "/groups/{group}/", MEMBERS_ONLY),
+    ("get", "/groups/{group}/players/{profile}/", MEMBERS_ONLY),
+    ("post", "/groups/{group}/players/{profile}/", MEMBERS_ONLY),  # empty form: shown again with errors
+    ("get", "/groups/{group}/games/new/", MEMBERS_ONLY),
+    ("post", "/groups/{group}/games/import/", {**MEMBERS_ONLY, "owner": 422, "member": 422}),
+    ("post", "/groups/{group}/invite/", OWNER_ONLY),
+    ("post", "/groups/{group}/members/{member}/remove/", OWNER_ONLY),
+    ("get", "/invite/{invite}/", {**EVERYONE, "owner": 302, "member": 302}),
+    ("get", "/games/{game}/", PLAYERS_ONLY),
+    ("get", "/games/{game}/record.json", MEMBERS_ONLY),
+    ("get", "/games/{game}/qr.svg", PLAYERS_ONLY),
+    ("post", "/games/{game}/code/", redirects(MEMBERS_ONLY)),
+    ("post", "/games/{game}/finish/", redirects(MEMBERS_ONLY)),
+    ("post", "/games/{game}/reopen/", redirects(MEMBERS_ONLY)),
+    ("get", "/games/{game}/events/new/territory/", PLAYERS_ONLY),
+    ("get", "/games/{game}/events/new/volcano/", PLAYERS_ONLY),
+    ("get", "/games/{game}/events/0/", PLAYERS_ONLY),
+    ("post", "/games/{game}/events/0/delete/", redirects(PLAYERS_ONLY)),
+    ("get", "/join/", EVERYONE),
+    ("get", "/join/{code}/", EVERYONE),
+    ("get", "/watch/{watch}/", EVERYONE),
+    ("get", "/watch/{watch}/scoreboard/", EVERYONE),
+]
+
+
+@pytest.fixture
+def personas(
+    owner_client: Client, member_client: Client, guest_client: Client, stranger_client: Client
+) -> dict[str, Client]:
+    return {
+        "owner": owner_client,
+        "member": member_client,
+        "guest": guest_client,
+        "stranger": stranger_client,
+        "anonymous": Client(),
+    }
+
+
+@pytest.mark.parametrize("persona", PERSONAS)
+@pytest.mark.parametrize(("method", "template", "expected"), MATRIX, ids=[f"{m} {t}" for m, t, _e in MATRIX])
+def test_access(
+    personas: dict[str, Client],
+    persona: str,
+    method: str,
+    template: str,
+    expected: dict[str, int],
+    game: Game,
+    group: Group,
+    member_user: User,
+) -> None:
+    change_log(game, game.revision, lambda events: [{"type": "round_end"}])
+    game.refresh_from_db()
+    url = template.format(
+        group=group.pk,
+        profile=group.profiles.first().pk,  # type: ignore[union-attr]
+        member=member_user.pk,
+        invite=group.invite_token,
+        game=game.pk,
+        code=game.table_code,
+        watch=game.spectator_token,
+    )
+    client = personas[persona]
+    data = {"revision": str(game.revision)} if method == "post" else None
+    response = getattr(client, method)(url, data)
+    assert response.status_code == expected[persona], f"{persona} {method.upper()} {url}"
+
+
+def test_a_stranger_cannot_see_another_groups_unknown_ids(stranger_client: Client) -> None:
+    for url in ("/groups/999/", "/games/999/", "/games/999/events/new/territory/", "/watch/nope/"):
+        assert stranger_client.get(url).status_code == 404
+
+
+def test_a_new_table_code_locks_out_the_guests(member_client: Client, guest_client: Client, game: Game) -> None:
+    member_client.post(f"/games/{game.pk}/code/")
+    assert guest_client.get(f"/games/{game.pk}/").status_code == 404
+
+
+def test_a_guest_loses_access_when_the_game_ends(member_client: Client, guest_client: Client, game: Game) -> None:
+    member_client.post(f"/games/{game.pk}/finish/", {"revision": game.revision})
+    assert guest_client.get(f"/games/{game.pk}/").status_code == 404
+
+
+def test_csrf_is_enforced_on_every_change(member_user: User, game: Game) -> None:
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(member_user)
+    for url in (f"/games/{game.pk}/finish/", f"/games/{game.pk}/events/new/territory/", "/groups/new/", "/theme/"):
+        assert client.post(url, {"revision": "0"}).status_code == 403
+    game.refresh_from_db()
+    assert game.is_playing
