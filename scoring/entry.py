@@ -121,14 +121,77 @@ class Draft:
             draft = cls(data["event"], list(data["done"]), dict(data["partial"]), str(data["card"]))
         except (ValueError, KeyError, TypeError) as error:
             raise BadOp(_("The form was damaged; start again.")) from error
-        if (
-            not isinstance(draft.event, dict)
-            or draft.event.get("type") not in EVENT_KINDS
-            or not all(isinstance(stage, str) for stage in draft.done)
-            or not all(isinstance(key, str) and isinstance(value, int) for key, value in draft.partial.items())
+        if not (
+            isinstance(draft.event, dict)
+            and draft.event.get("type") in EVENT_KINDS
+            and all(isinstance(stage, str) for stage in draft.done)
+            and _is_counts(draft.partial)
+            and all(key in _FIELD_SHAPES and _FIELD_SHAPES[key](value) for key, value in draft.event.items())
         ):
             raise BadOp(_("The form was damaged; start again."))
         return draft
+
+
+def _is_text(value: object) -> bool:
+    return isinstance(value, str)
+
+
+def _is_counts(value: object) -> bool:
+    return isinstance(value, dict) and all(
+        isinstance(count, int) and not isinstance(count, bool) and abs(count) <= MAX_COUNT for count in value.values()
+    )
+
+
+def _is_counts_by_player(value: object) -> bool:
+    return isinstance(value, dict) and all(_is_counts(counts) for counts in value.values())
+
+
+def _is_texts(value: object) -> bool:
+    return isinstance(value, list) and all(isinstance(item, str) for item in value)
+
+
+def _is_action(value: object) -> bool:
+    if not isinstance(value, dict):
+        return False
+    gifts, swaps = value.get("from", {}), value.get("swaps", [])
+    others = (item for key, item in value.items() if key not in {"from", "swaps"})
+    return (
+        all(isinstance(item, str) for item in others)
+        and isinstance(gifts, dict)
+        and all(isinstance(item, str) for item in gifts.values())
+        and isinstance(swaps, list)
+        and all(_is_texts(swap) and len(swap) == 2 for swap in swaps)
+    )
+
+
+def _is_cards(value: object) -> bool:
+    return isinstance(value, list) and all(
+        isinstance(card, dict)
+        and set(card) == {"kind", "rewards"}
+        and _is_text(card["kind"])
+        and _is_texts(card["rewards"])
+        for card in value
+    )
+
+
+# What each field of a draft may hold: the record checks the rest, this keeps a damaged form from
+# reaching code that expects these types.
+_FIELD_SHAPES: dict[str, Callable[[object], bool]] = {
+    "type": _is_text,
+    "territory": _is_text,
+    "closed_by": _is_text,
+    "player": _is_text,
+    "reward": _is_text,
+    "lone_choice": _is_text,
+    "note": _is_text,
+    "rewards": _is_counts,
+    "nuggets": lambda value: isinstance(value, int) and not isinstance(value, bool) and abs(value) <= MAX_COUNT,
+    "buildings": _is_counts_by_player,
+    "picks": _is_counts_by_player,
+    "order": _is_texts,
+    "special_action": _is_action,
+    "cards": _is_cards,
+}
 
 
 @dataclass
@@ -165,6 +228,11 @@ class Screen:
     def is_done(self, stage: str) -> bool:
         """Whether ``stage`` is behind the current one (shown as a summary line)."""
         return self.stages.index(stage) < self.stages.index(self.stage) and stage in self.draft.done
+
+    @property
+    def seat(self) -> dict[str, str]:
+        """Each player's seat number, which the buttons carry instead of the name."""
+        return {player: str(number) for number, player in enumerate(self.players)}
 
     @property
     def taken(self) -> int:
@@ -395,10 +463,11 @@ def _apply_op(screen: Screen, op: str, form: dict[str, str]) -> None:
         case "add", ["nuggets", step]:
             event["nuggets"] = _bounded(event.get("nuggets", 0) + _step(step), signed=True)
         case "add", ["buildings", player, building, step]:
-            counts = event.setdefault("buildings", {}).setdefault(_player(screen, player), {})
+            name = _player(screen, player)
+            counts = event.setdefault("buildings", {}).setdefault(name, {})
             _add(counts, _choice(building, Building), _step(step), signed=False)
             if not counts:
-                del event["buildings"][player]
+                del event["buildings"][name]
         case "order", []:
             _choose_order(screen, form)
         case "action", ["none"]:
@@ -410,9 +479,8 @@ def _apply_op(screen: Screen, op: str, form: dict[str, str]) -> None:
             _detail(screen, key, value)
         case "pick", [reward, step]:
             if _step(step) > 0 and not screen.allowed.get(Reward(_choice(reward, Reward))):
-                raise BadOp(
-                    _("%(player)s may not take another of these.") % {"player": getattr(screen.turn, "player", "")}
-                )
+                player = screen.turn.player if screen.turn else ""
+                raise BadOp(_("%(player)s may not take another of these.") % {"player": player})
             _add(draft.partial, _choice(reward, Reward), _step(step), signed=False)
         case "card", ["kind", kind]:
             draft.card, draft.partial = _choice(kind, ObjectiveKind), {}
@@ -470,8 +538,8 @@ def _choose_order(screen: Screen, form: dict[str, str]) -> None:
         raise BadOp(_("Nobody ties here."))
     chosen: dict[str, int] = {}
     for number, orders in enumerate(screen.ties):
-        picked = form.get(f"tie_{number}", "")
-        match = next((order for order in orders if ",".join(order) == picked), orders[0])
+        picked = form.get(f"tie_{number}", "0")
+        match = orders[int(picked)] if picked.isdigit() and int(picked) < len(orders) else orders[0]
         chosen |= {player: position for position, player in enumerate(match)}
     screen.event["order"] = sorted(
         report.default_order, key=lambda player: (-report.influence[player], chosen.get(player, 0))
@@ -536,10 +604,11 @@ def _choice(value: str, kind: type[Any]) -> str:
     return value
 
 
-def _player(screen: Screen, name: str) -> str:
-    if name not in screen.players:
+def _player(screen: Screen, seat: str) -> str:
+    """The player at ``seat`` (buttons name players by seat: a name may hold any character)."""
+    if not seat.isdigit() or int(seat) >= len(screen.players):
         raise BadOp(_("That button is out of date; here is the current step."))
-    return name
+    return screen.players[int(seat)]
 
 
 def _step(value: str) -> int:

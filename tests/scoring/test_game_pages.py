@@ -40,7 +40,7 @@ def test_the_game_page_shows_the_scoreboard_the_log_and_the_table_code(member_cl
 def test_the_qr_code_is_an_svg_of_the_join_link(member_client: Client, game: Game) -> None:
     response = member_client.get(f"/games/{game.pk}/qr.svg")
     assert response["Content-Type"] == "image/svg+xml"
-    assert response.content.startswith(b"<svg")
+    assert b'<svg xmlns="http://www.w3.org/2000/svg"' in response.content
 
 
 def test_an_unchanged_scoreboard_poll_answers_304_after_one_query(

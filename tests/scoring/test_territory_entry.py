@@ -21,16 +21,16 @@ def enter_forest(client: Client, game: Game, *, htmx: bool = False) -> Entry:
     entry.tap("add:rewards:green-hexagon:1", htmx=htmx)
     entry.tap("done:rewards", htmx=htmx)
     assert entry.stage == "buildings"
-    entry.tap("add:buildings:White:farm:1", htmx=htmx)
-    entry.tap("add:buildings:White:silo:1", htmx=htmx)
-    entry.tap("add:buildings:Red:warehouse:1", htmx=htmx)
-    entry.tap("add:buildings:Yellow:warehouse:1", htmx=htmx)
+    entry.tap("add:buildings:0:farm:1", htmx=htmx)
+    entry.tap("add:buildings:0:silo:1", htmx=htmx)
+    entry.tap("add:buildings:1:warehouse:1", htmx=htmx)
+    entry.tap("add:buildings:2:warehouse:1", htmx=htmx)
     entry.tap("done:buildings", htmx=htmx)
     assert entry.stage == "closer"
-    entry.tap("set:closed_by:Red", htmx=htmx)
+    entry.tap("set:closed_by:1", htmx=htmx)
     assert entry.stage == "order"
     assert "Red > Yellow" in entry.html and "Yellow > Red" in entry.html
-    entry.tap("order", tie_0="Yellow,Red", htmx=htmx)
+    entry.tap("order", tie_0="1", htmx=htmx)
     assert entry.stage == "action"
     assert "Red takes the special action" in entry.html
     entry.tap("action:gold_nugget", htmx=htmx)
@@ -81,7 +81,7 @@ def test_a_collector_cannot_take_more_than_allowed(member_client: Client, game: 
 def test_too_many_buildings_is_refused_in_place(member_client: Client, game: Game) -> None:
     entry = Entry(member_client, f"/games/{game.pk}/events/new/territory/")
     entry.tap("set:territory:lake").tap("done:rewards")
-    entry.tap("add:buildings:White:farm:1", times=12)
+    entry.tap("add:buildings:0:farm:1", times=12)
     assert entry.response.status_code == 422
     assert "a player has" in entry.html and "farms in a 3-player game" in entry.html
     assert entry.draft["event"]["buildings"]["White"]["farm"] < 12
@@ -106,7 +106,7 @@ def test_a_forged_op_is_refused_without_losing_the_draft(member_client: Client, 
 def test_a_lone_player_chooses_and_the_choice_is_recorded(member_client: Client, game: Game) -> None:
     entry = Entry(member_client, f"/games/{game.pk}/events/new/territory/")
     entry.tap("set:territory:lake").tap("add:rewards:blue-circle:1", times=2).tap("done:rewards")
-    entry.tap("add:buildings:Red:silo:1").tap("done:buildings").tap("set:closed_by:Red")
+    entry.tap("add:buildings:1:silo:1").tap("done:buildings").tap("set:closed_by:1")
     assert entry.stage == "lone"
     entry.tap("set:lone_choice:rewards")
     assert entry.stage == "picks"
