@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from django.http import HttpRequest
 from django.urls import reverse
+from django.utils.translation import get_language
 
 from rules import OkanaganResult, RecordError, Reward, Section, explorer_sets
 from rules.okanagan import event_section
@@ -47,6 +48,7 @@ def game_context(request: HttpRequest, game: Game, *, member: bool, spectator: b
         "revision": game.revision,
         "event_count": len(events),
         "poll_url": reverse("scoreboard", args=[game.spectator_token]),
+        "etag": scoreboard_etag(game.pk, game.revision),
     }
     try:
         result = replay_game(game, events)
@@ -81,6 +83,11 @@ def game_context(request: HttpRequest, game: Game, *, member: bool, spectator: b
             "watch_url": request.build_absolute_uri(reverse("watch", args=[game.spectator_token])),
         }
     return context
+
+
+def scoreboard_etag(game_id: int, revision: int) -> str:
+    """The scoreboard's version: it changes with the log and with the reader's language."""
+    return f"{game_id}.{revision}.{get_language()}"
 
 
 def final_context(result: OkanaganResult) -> dict[str, object]:

@@ -8,13 +8,12 @@ from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import condition, require_http_methods, require_POST, require_safe
 
 from rules import RecordError, parse_record
 from scoring.access import game_for_member, game_for_player, is_member, is_table_guest, join_table, member_group
-from scoring.board import game_context
+from scoring.board import game_context, scoreboard_etag
 from scoring.forms import ImportForm, JoinForm, NewGameForm
 from scoring.log import StaleGame, change_log, finish, reopen
 from scoring.models import Game, Group, new_table_code, new_token
@@ -72,7 +71,8 @@ def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
     member = is_member(request, game)
     if not member and not is_table_guest(request, game):
         raise Http404
-    return render(request, "scoring/game.html", game_context(request, game, member=member))
+    template = "scoring/game.html#game" if request.htmx else "scoring/game.html"
+    return render(request, template, game_context(request, game, member=member))
 
 
 @require_safe
@@ -183,7 +183,7 @@ def watch(request: HttpRequest, token: str) -> HttpResponse:
 
 def _scoreboard_etag(request: HttpRequest, token: str) -> str | None:
     row = Game.objects.filter(spectator_token=token).values_list("pk", "revision").first()
-    return None if row is None else f"{row[0]}.{row[1]}.{get_language()}"
+    return None if row is None else scoreboard_etag(*row)
 
 
 @require_safe

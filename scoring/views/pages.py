@@ -12,7 +12,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from rules import RULES, Source
 from scoring.forms import GroupForm, JoinForm, SignupForm
 
-THEMES = ("auto", "light", "dark")
+THEMES = ("auto", "dark", "light")
 THEME_COOKIE = "theme"
 
 

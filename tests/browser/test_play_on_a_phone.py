@@ -57,6 +57,13 @@ def test_the_forest_example_through_the_ui(live_server: Any, phone: Any, browser
     other.get_by_label("Join a table with its code").fill(game.table_code.lower())
     other.get_by_role("button", name="Join").click()
     expect(other.get_by_role("heading", name="Okanagan · White, Red, Yellow")).to_be_visible()
+    # Its polls answer 304 while nothing changes, and the scoreboard is not swapped.
+    polls: list[int] = []
+    other.on("response", lambda response: polls.append(response.status) if "/scoreboard/" in response.url else None)
+    other.evaluate("document.getElementById('scoreboard').dataset.probe = 'kept'")
+    other.wait_for_timeout(3500)
+    assert 304 in polls
+    assert other.evaluate("document.getElementById('scoreboard').dataset.probe") == "kept"
 
     phone.goto(f"{live_server.url}/games/{game.pk}/")
     phone.get_by_role("link", name="Score a territory").click()
@@ -65,7 +72,14 @@ def test_the_forest_example_through_the_ui(live_server: Any, phone: Any, browser
     more(phone, "green circle", 2)
     more(phone, "green hexagon")
     tap(phone, "Next")
-    more(phone, "Farm White")
+    more(phone, "Farm White", 2)
+    # A third farm is more than a player has in a 3-player game: the error shows in place.
+    tap(phone, "one more Farm White")
+    expect(phone.get_by_role("alert")).to_have_text("a player has 2 farms in a 3-player game, not 3")
+    expect(
+        phone.locator(".counter", has=phone.get_by_role("button", name="one more Farm White")).locator("output")
+    ).to_have_text("2")
+    tap(phone, "one less Farm White")
     more(phone, "Silo White")
     more(phone, "Warehouse Red")
     more(phone, "Warehouse Yellow")
@@ -104,6 +118,7 @@ def test_the_forest_example_through_the_ui(live_server: Any, phone: Any, browser
     expect(boards.nth(2).locator("svg[aria-label='green hexagon']")).to_have_count(1)
     # The other phone's scoreboard catches up by polling.
     expect(other.locator("#scoreboard .card").nth(1)).to_contain_text("1 nugget", timeout=8000)
+    assert other.evaluate("document.getElementById('scoreboard').dataset.probe") is None
     other.context.close()
 
 

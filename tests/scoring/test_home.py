@@ -26,3 +26,22 @@ def test_the_site_refuses_to_start_without_a_secret_key_when_debug_is_off() -> N
     run = subprocess.run([sys.executable, "manage.py", "check"], env=env, capture_output=True, text=True, check=False)
     assert run.returncode != 0
     assert "SECRET_KEY is required when DEBUG is off" in run.stderr
+
+
+def test_production_settings_pass_the_deployment_checks() -> None:
+    env = {
+        key: value for key, value in os.environ.items() if key not in {"DEBUG", "SECURE_SSL_REDIRECT", "SECURE_COOKIES"}
+    }
+    env |= {
+        "DJANGO_SETTINGS_MODULE": "okanagan_site.settings",
+        "SECRET_KEY": "k" * 20 + "-production-like-secret-key-with-enough-variety-0123456789",
+        "ALLOWED_HOSTS": "okanagan.example.org",
+    }
+    run = subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert run.returncode == 0, run.stderr

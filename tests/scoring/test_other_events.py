@@ -1,0 +1,147 @@
+"""The other events, step by step: Volcano (with each detailed action), Beaver Dam, objectives, round end,
+corrections; and what happens when a save would break a later event or another phone saved first."""
+
+from __future__ import annotations
+
+from django.test import Client
+
+from rules import Reward
+from scoring.log import change_log, replay_game
+from scoring.models import Game
+
+from .conftest import Entry
+from .test_game_pages import FOREST
+
+WHITE, RED, YELLOW = "0", "1", "2"
+
+
+def new(client: Client, game: Game, kind: str) -> Entry:
+    return Entry(client, f"/games/{game.pk}/events/new/{kind}/")
+
+
+def after_forest(game: Game) -> None:
+    change_log(game, game.revision, lambda events: [FOREST])
+    game.refresh_from_db()
+
+
+def test_volcano_with_a_trade_offers_only_what_is_held(member_client: Client, game: Game) -> None:
+    after_forest(game)
+    entry = new(member_client, game, "volcano").tap(f"set:player:{YELLOW}")
+    assert entry.stage == "action"
+    assert 'value="action:choose_first"' not in entry.html  # only in a territory
+    entry.tap("action:trade").tap(f"detail:with:{WHITE}")
+    assert 'value="detail:get:green-square"' in entry.html and 'value="detail:get:green-hexagon"' not in entry.html
+    entry.tap("detail:give:green-hexagon").tap("detail:get:green-square")
+    assert entry.stage == "confirm"
+    assert "Yellow gives White a green-hexagon for a green-square." in entry.html
+    entry.tap("save")
+    yellow = replay_game(game).state.holdings["Yellow"].held()
+    assert yellow == {Reward.GREEN_CIRCLE: 1, Reward.GREEN_SQUARE: 1}
+
+
+def test_volcano_gifts_ask_each_holder(member_client: Client, game: Game) -> None:
+    after_forest(game)
+    entry = new(member_client, game, "volcano").tap(f"set:player:{RED}").tap("action:gifts")
+    assert entry.stage == "action"
+    entry.tap(f"detail:gift:{WHITE}=green-square")
+    assert entry.stage == "action"  # Yellow still has to give
+    entry.tap(f"detail:gift:{YELLOW}=green-circle")
+    assert entry.stage == "confirm"
+    entry.tap("save")
+    assert replay_game(game).state.holdings["Red"].tokens == 2
+
+
+def test_an_exchange_takes_one_or_two_swaps(member_client: Client, game: Game) -> None:
+    after_forest(game)
+    entry = new(member_client, game, "volcano").tap(f"set:player:{WHITE}").tap("action:exchange_colour")
+    entry.tap("detail:swap:green-square>blue-square")
+    assert entry.stage == "action"
+    entry.tap("done:action")
+    assert entry.stage == "confirm"
+    assert "White gives the supply a green-square and takes a blue-square." in entry.html
+
+
+def test_an_illegal_swap_is_refused_in_place(member_client: Client, game: Game) -> None:
+    after_forest(game)
+    entry = new(member_client, game, "volcano").tap(f"set:player:{WHITE}").tap("action:exchange_shape")
+    entry.tap("detail:swap:green-square>blue-square")  # another colour: not an exchange of shape
+    entry.tap("done:action")
+    assert entry.response.status_code == 422
+    assert "is not the same colour and another shape" in entry.html
+
+
+def test_beaver_dam_offers_the_supply(member_client: Client, game: Game) -> None:
+    entry = new(member_client, game, "beaver_dam").tap(f"set:player:{RED}")
+    assert entry.stage == "reward"
+    entry.tap("set:reward:black-circle").tap("save")
+    assert replay_game(game).state.holdings["Red"].held() == {Reward.BLACK_CIRCLE: 1}
+
+
+def test_promo_events_are_not_offered_without_promo_tiles(member_client: Client, game: Game) -> None:
+    game.promos = False
+    game.save()
+    assert member_client.get(f"/games/{game.pk}/events/new/volcano/").status_code == 404
+    assert "Volcano" not in member_client.get(f"/games/{game.pk}/").content.decode()
+
+
+def test_objective_cards_are_built_from_their_kind_and_icons(member_client: Client, game: Game) -> None:
+    entry = new(member_client, game, "objectives").tap(f"set:player:{RED}")
+    entry.tap("card:kind:territory").tap("card:toggle:blue-circle").tap("card:toggle:green-circle").tap("card:add")
+    assert entry.response.status_code == 422
+    assert "a territory card&#x27;s rewards are all of one colour" in entry.html
+    entry.tap("card:toggle:green-circle").tap("card:toggle:blue-square").tap("card:add")
+    entry.tap("card:kind:specific").tap("card:toggle:black-circle").tap("card:add")
+    entry.tap("done:cards").tap("save")
+    assert game.events.get().data["cards"] == [
+        {"kind": "territory", "rewards": ["blue-square", "blue-circle"]},
+        {"kind": "specific", "rewards": ["black-circle"]},
+    ]
+
+
+def test_round_end_is_offered_once(member_client: Client, game: Game) -> None:
+    new(member_client, game, "round_end").tap("save")
+    assert "End of round 1" not in member_client.get(f"/games/{game.pk}/").content.decode()
+    again = member_client.get(f"/games/{game.pk}/events/new/round_end/")
+    assert again.status_code == 422 and "round 1 has already ended" in again.content.decode()
+
+
+def test_a_correction_cannot_give_back_what_is_not_held(member_client: Client, game: Game) -> None:
+    entry = new(member_client, game, "adjust").tap(f"set:player:{RED}")
+    entry.tap("add:rewards:blue-circle:-1").tap("add:nuggets:1").tap("done:changes", note="forgot the fur")
+    assert entry.stage == "changes" and entry.response.status_code == 422
+    assert "Red holds 0 blue-circle, cannot give back 1" in entry.html
+    entry.tap("add:rewards:blue-circle:1", times=2).tap("done:changes", note="forgot the fur")
+    assert "Correction for Red: +1 blue-circle, +1 nuggets (forgot the fur)." in entry.html
+    entry.tap("save")
+    assert game.events.get().data["note"] == "forgot the fur"
+
+
+def test_an_edit_that_breaks_a_later_event_is_refused_with_the_reason(member_client: Client, game: Game) -> None:
+    trade = {"action": "trade", "with": "White", "give": "green-circle", "get": "green-square"}
+    change_log(
+        game, game.revision, lambda events: [FOREST, {"type": "volcano", "player": "Yellow", "special_action": trade}]
+    )
+    entry = Entry(member_client, f"/games/{game.pk}/events/0/")
+    entry.tap("reopen:picks")
+    entry.tap("pick:green-square:1", times=2).tap("pick:green-circle:1", times=2).tap("done:picks")
+    entry.tap("pick:green-square:1").tap("pick:green-hexagon:1").tap("done:picks")
+    entry.tap("save")
+    assert entry.response.status_code == 422
+    assert "This change would make a later event invalid: event 1 (volcano)" in entry.html
+    assert "Yellow holds no green-circle to give" in entry.html
+    assert game.events.get(index=0).data == FOREST
+
+
+def test_saving_after_another_phone_saved_asks_to_check_again(member_client: Client, game: Game) -> None:
+    entry = new(member_client, game, "round_end")
+    change_log(game, game.revision, lambda events: [FOREST])  # another phone
+    entry.tap("save")
+    assert entry.response.status_code == 422
+    assert "The game changed on another phone" in entry.html
+    entry.tap("save")
+    assert [event.data["type"] for event in game.events.all()] == ["territory", "round_end"]
+
+
+def test_a_finished_game_takes_no_more_events(member_client: Client, game: Game) -> None:
+    member_client.post(f"/games/{game.pk}/finish/", {"revision": game.revision})
+    assert member_client.get(f"/games/{game.pk}/events/new/territory/").status_code == 404
