@@ -100,9 +100,7 @@ class Draft:
         return str(self.event["type"])
 
     def to_json(self) -> str:
-        return json.dumps(
-            {"event": self.event, "done": self.done, "partial": self.partial, "card": self.card}, sort_keys=True
-        )
+        return json.dumps({"event": self.event, "done": self.done, "partial": self.partial, "card": self.card})
 
     @classmethod
     def new(cls, kind: str) -> Draft:
@@ -624,8 +622,12 @@ def _bounded(count: int, *, signed: bool) -> int:
 
 
 def _add(counts: dict[str, int], key: str, step: int, *, signed: bool) -> None:
+    """Add ``step`` to a counter; counters stay in the record's order of kinds (as shown on screen)."""
     count = _bounded(counts.get(key, 0) + step, signed=signed)
-    if count:
-        counts[key] = count
-    else:
-        counts.pop(key, None)
+    counts[key] = count
+    ordered = {name: counts[name] for name in _ORDER if counts.get(name)}
+    counts.clear()
+    counts.update(ordered)
+
+
+_ORDER = [*(reward.value for reward in Reward), *(building.value for building in Building)]
