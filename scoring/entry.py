@@ -210,6 +210,8 @@ class Screen:
     turn: CollectionTurn | None = None
     allowed: dict[Reward, int] = field(default_factory=dict)
     preview: EventOutcome | None = None
+    passed: list[str] = field(default_factory=list)
+    """The stages behind the current one that apply to this event (a summary line each)."""
 
     @property
     def event(self) -> dict[str, Any]:
@@ -223,10 +225,6 @@ class Screen:
         self.stage = stage
         return self
 
-    def is_done(self, stage: str) -> bool:
-        """Whether ``stage`` is behind the current one (shown as a summary line)."""
-        return self.stages.index(stage) < self.stages.index(self.stage) and stage in self.draft.done
-
     @property
     def seat(self) -> dict[str, str]:
         """Each player's seat number, which the buttons carry instead of the name."""
@@ -239,13 +237,8 @@ class Screen:
 
     @property
     def rows(self) -> list[tuple[str, str]]:
-        """Each stage with ``done`` (a summary line), ``current`` (its controls) or ``later`` (hidden)."""
-        current = self.stages.index(self.stage)
-        return [
-            (stage, "done" if number < current else "current" if number == current else "later")
-            for number, stage in enumerate(self.stages)
-            if number >= current or stage in self.draft.done or stage in _filled_stages(self.event)
-        ]
+        """The stages passed (``done``: a summary line each), then the current one (its controls)."""
+        return [*((stage, "done") for stage in self.passed), (self.stage, "current")]
 
     @property
     def home_rewards(self) -> list[Reward]:
@@ -281,22 +274,25 @@ class Screen:
         return any(self.event.get("rewards", {}).get(reward.value) for reward in self.other_rewards)
 
 
-def _filled_stages(event: dict[str, Any]) -> set[str]:
-    """Stages whose choice is in the event (done by a single tap)."""
-    filled = {"closer": "closed_by", "order": "order", "lone": "lone_choice", "player": "player", "reward": "reward"}
-    return {stage for stage, key in filled.items() if key in event} | ({"territory"} if "territory" in event else set())
-
-
 def analyse(draft: Draft, state: GameState, index: int) -> Screen:
     """Find the first stage still to do, asking ``rules`` what is legal; errors go in ``error``."""
     screen = Screen(draft, state.players)
     try:
         return _ANALYSERS[draft.kind](screen, state, index)
-    except RulesError as error:
-        screen.error = error.message
-        if not screen.stage:
-            screen.stage = screen.stages[0]
-        return screen
+    except (RulesError, BadOp) as error:
+        screen.error = error.message if isinstance(error, RulesError) else str(error)
+        stage = _stage_of_error(screen, error.where if isinstance(error, RulesError) else ())
+        screen.passed = screen.passed[: screen.passed.index(stage)] if stage in screen.passed else screen.passed
+        return screen.at(stage)
+
+
+def _stage_of_error(screen: Screen, where: tuple[str, ...]) -> str:
+    """The stage to show an error at: the one that fills the field named, else the first not passed."""
+    owners = {key: stage for stage in screen.stages for key in STAGE_FIELDS.get(stage, ())}
+    named = [owners[part] for part in where if part in owners]
+    if named:
+        return named[0]
+    return next(stage for stage in screen.stages if stage not in screen.passed)
 
 
 def _territory(screen: Screen, state: GameState, index: int) -> Screen:
@@ -304,6 +300,7 @@ def _territory(screen: Screen, state: GameState, index: int) -> Screen:
     event = draft.event
     if "territory" not in event:
         return screen.at("territory")
+    screen.passed.append("territory")
     base = {key: value for key, value in event.items() if key not in {"special_action", "picks"}}
     # The counts so far are checked by the record parser (the closer is not known yet: any player will do).
     parsed = _territory_event(players, {"closed_by": players[0]} | base, index)
@@ -314,19 +311,26 @@ def _territory(screen: Screen, state: GameState, index: int) -> Screen:
     ):
         if not present:
             return screen.at(stage)
+        screen.passed.append(stage)
     report = assess_influence(players, parsed.territory, parsed.closed_by, parsed.buildings)
     screen.report = report
     screen.ties = [list(itertools.permutations(level)) for level in report.ties]
-    if report.ties and "order" not in event:
-        return screen.at("order")
+    if report.ties:
+        if "order" not in event:
+            return screen.at("order")
+        screen.passed.append("order")
     order, _steps = report.check_order(parsed.order) if report.influence else ((), ())
-    if report.lone is not None and "lone_choice" not in event:
-        return screen.at("lone")
+    if report.lone is not None:
+        if "lone_choice" not in event:
+            return screen.at("lone")
+        screen.passed.append("lone")
     recipient, _steps = special_action_recipient(report, order, parsed.lone_choice)
     screen.recipient = recipient
-    if recipient is not None and "action" not in draft.done:
-        screen.options = special_action_options(state, recipient, collects=report.lone is None)
-        return screen.at("action")
+    if recipient is not None:
+        if "action" not in draft.done:
+            screen.options = special_action_options(state, recipient, collects=report.lone is None)
+            return screen.at("action")
+        screen.passed.append("action")
     action = {"special_action": event["special_action"]} if event.get("special_action") else {}
     prepared = prepare_collection(state.copy(), _territory_event(players, base | action, index))
     picks = {player: parse_bag(bag, ("picks", player)) for player, bag in event.get("picks", {}).items()}
@@ -339,6 +343,8 @@ def _territory(screen: Screen, state: GameState, index: int) -> Screen:
         screen.turn = turn
         screen.allowed = turn.still_allowed(parse_bag(draft.partial, ("picks", turn.player)) if draft.partial else {})
         return screen.at("picks")
+    if prepared.plan.collectors:
+        screen.passed.append("picks")
     return _confirm(screen, state, index)
 
 
@@ -354,55 +360,55 @@ def _confirm(screen: Screen, state: GameState, index: int) -> Screen:
     return screen
 
 
-def _player_then(then: Callable[[Screen, GameState, int], Screen]) -> Callable[[Screen, GameState, int], Screen]:
+def _then(
+    stage: str, done: Callable[[Screen], bool], prepare: Callable[[Screen, GameState], None] | None = None
+) -> Analyser:
+    """An analyser for events of plain stages: a player first, then ``stage`` until ``done``, then confirm."""
+
     def analyse_stages(screen: Screen, state: GameState, index: int) -> Screen:
         if "player" not in screen.event:
             return screen.at("player")
-        return then(screen, state, index)
+        screen.passed.append("player")
+        checked = _PLACEHOLDERS.get(screen.draft.kind, {}) | screen.event
+        if stage == "action" and not done(screen):
+            checked["special_action"] = _PLACEHOLDERS["volcano"]["special_action"]  # checked once complete
+        parse_event(screen.players, checked, index)  # the player, the counts and the cards so far
+        if not done(screen):
+            if prepare is not None:
+                prepare(screen, state)
+            return screen.at(stage)
+        screen.passed.append(stage)
+        return _confirm(screen, state, index)
 
     return analyse_stages
 
 
-def _volcano(screen: Screen, state: GameState, index: int) -> Screen:
-    player = screen.event["player"]
-    if player not in screen.players:
-        raise BadOp(_("Choose a player."))
-    screen.recipient = player
-    if "action" not in screen.draft.done:
-        screen.options = special_action_options(state, player, collects=False)
-        return screen.at("action")
-    return _confirm(screen, state, index)
+# What an event of each kind needs before its stage is done, to check the rest meanwhile.
+_PLACEHOLDERS: dict[str, dict[str, Any]] = {
+    "volcano": {"special_action": {"action": "new_tiles"}},
+    "beaver_dam": {"reward": Reward.GREEN_SQUARE.value},
+    "objectives": {"cards": []},
+}
 
 
-def _beaver_dam(screen: Screen, state: GameState, index: int) -> Screen:
-    if "reward" not in screen.event:
-        screen.allowed = state.available_bag()
-        return screen.at("reward")
-    return _confirm(screen, state, index)
+def _volcano_options(screen: Screen, state: GameState) -> None:
+    screen.recipient = screen.event["player"]
+    screen.options = special_action_options(state, screen.event["player"], collects=False)
 
 
-def _objectives(screen: Screen, state: GameState, index: int) -> Screen:
-    screen.event.setdefault("cards", [])
-    parse_event(screen.players, screen.event, index)
-    if "cards" not in screen.draft.done:
-        return screen.at("cards")
-    return _confirm(screen, state, index)
+def _supply(screen: Screen, state: GameState) -> None:
+    screen.allowed = state.available_bag()
 
 
-def _adjust(screen: Screen, state: GameState, index: int) -> Screen:
-    parse_event(screen.players, screen.event, index)
-    if "changes" not in screen.draft.done:
-        return screen.at("changes")
-    return _confirm(screen, state, index)
+type Analyser = Callable[[Screen, GameState, int], Screen]
 
-
-_ANALYSERS: dict[str, Callable[[Screen, GameState, int], Screen]] = {
+_ANALYSERS: dict[str, Analyser] = {
     "territory": _territory,
-    "volcano": _player_then(_volcano),
-    "beaver_dam": _player_then(_beaver_dam),
-    "objectives": _player_then(_objectives),
+    "volcano": _then("action", lambda screen: "action" in screen.draft.done, _volcano_options),
+    "beaver_dam": _then("reward", lambda screen: "reward" in screen.event, _supply),
+    "objectives": _then("cards", lambda screen: "cards" in screen.draft.done),
     "round_end": _confirm,
-    "adjust": _player_then(_adjust),
+    "adjust": _then("changes", lambda screen: "changes" in screen.draft.done),
 }
 
 

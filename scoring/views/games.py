@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import segno
 from django.contrib import messages
 from django.db import transaction
@@ -111,20 +113,19 @@ def table_code_regenerate(request: HttpRequest, game_id: int) -> HttpResponse:
 @require_POST
 def game_finish(request: HttpRequest, game_id: int) -> HttpResponse:
     """End the game and show the final scores."""
-    game = game_for_member(request, game_id)
-    try:
-        finish(game, _revision(request))
-    except StaleGame:
-        messages.error(request, _("The game changed on another phone: here is the new state."))
-    return redirect("game", game_id=game.pk)
+    return _change_status(request, game_id, finish)
 
 
 @require_POST
 def game_reopen(request: HttpRequest, game_id: int) -> HttpResponse:
     """Back to the table, to correct something."""
+    return _change_status(request, game_id, reopen)
+
+
+def _change_status(request: HttpRequest, game_id: int, change: Callable[[Game, int], object]) -> HttpResponse:
     game = game_for_member(request, game_id)
     try:
-        reopen(game, _revision(request))
+        change(game, _revision(request))
     except StaleGame:
         messages.error(request, _("The game changed on another phone: here is the new state."))
     return redirect("game", game_id=game.pk)

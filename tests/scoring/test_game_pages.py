@@ -93,6 +93,8 @@ def test_editing_an_event_replays_the_log(member_client: Client, game: Game) -> 
 
     entry = Entry(member_client, url)
     assert entry.stage == "confirm"
+    assert 'data-stage="lone"' not in entry.html  # nobody is alone: no such step
+    assert "Red draws a gold nugget card (15 left)." in entry.html
     entry.tap("reopen:action")
     entry.tap("action:new_tiles")
     assert entry.stage == "picks"
