@@ -24,8 +24,9 @@ typecheck: $(VENV)/.dev
 pytest: $(VENV)/.dev
 	$(BIN)/pytest -q
 
-bench: $(VENV)/.runtime
+bench: $(VENV)/.dev
 	$(BIN)/python bench/score_record.py
+	$(BIN)/python bench/newcomer.py
 
 $(VENV)/bin/python:
 	"$$(scripts/find-python)" -m venv $(VENV)

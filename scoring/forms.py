@@ -6,7 +6,7 @@ import json
 from typing import Any
 
 from django import forms
-from django.contrib.auth.forms import UserCreationForm
+from django.contrib.auth import password_validation
 from django.contrib.auth.models import User
 from django.utils.translation import gettext_lazy as _
 
@@ -18,10 +18,35 @@ MAX_RECORD_BYTES = 1_000_000
 SEAT_LABELS = (_("First player"), _("Second player"), _("Third player"), _("Fourth player"))
 
 
-class SignupForm(UserCreationForm):
-    class Meta(UserCreationForm.Meta):
+class SignupForm(forms.ModelForm):
+    """A name and one password (typed once, shown on request: a phone at a table, not a bank)."""
+
+    password = forms.CharField(
+        label=_("Password"),
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
+        help_text=password_validation.password_validators_help_text_html(),
+    )
+
+    class Meta:
         model = User
         fields = ("username",)
+
+    def _post_clean(self) -> None:
+        super()._post_clean()
+        password = self.cleaned_data.get("password")
+        if password:
+            try:
+                password_validation.validate_password(password, self.instance)
+            except forms.ValidationError as error:
+                self.add_error("password", error)
+
+    def save(self, commit: bool = True) -> User:
+        user = super().save(commit=False)
+        user.set_password(self.cleaned_data["password"])
+        if commit:
+            user.save()
+        return user
 
 
 class GroupForm(forms.ModelForm):

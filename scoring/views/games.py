@@ -26,14 +26,16 @@ def game_new(request: HttpRequest, group_id: int) -> HttpResponse:
     """Choose the players in seat order and the options; the last game's players are proposed."""
     group = member_group(request, group_id)
     last = group.games.first()
-    initial = {f"seat_{n}": name for n, name in enumerate(last.players() if last else (), start=1)}
+    own = group.profiles.filter(user=request.user.pk).values_list("name", flat=True).first()
+    names = last.players() if last else (own,) if own else ()
+    initial = {f"seat_{n}": name for n, name in enumerate(names, start=1)}
     form = NewGameForm(request.POST or None, initial=initial)
     if request.method == "POST" and form.is_valid():
         options = {"nugget_ladder": form.cleaned_data["nugget_ladder"]}
         game = create_game(group, form.cleaned_data["players"], options, promos=form.cleaned_data["promos"])
         return redirect("game", game_id=game.pk)
-    names = group.profiles.values_list("name", flat=True)
-    return render(request, "scoring/game_new.html", {"group": group, "form": form, "names": names})
+    known = group.profiles.values_list("name", flat=True)
+    return render(request, "scoring/game_new.html", {"group": group, "form": form, "names": known})
 
 
 def create_game(

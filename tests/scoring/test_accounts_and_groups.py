@@ -9,9 +9,7 @@ from scoring.models import Game, Group
 
 
 def test_a_newcomer_signs_up_creates_a_group_and_starts_a_game(client: Client, db: None) -> None:
-    response = client.post(
-        "/accounts/signup/", {"username": "nina", "password1": "table-games-42", "password2": "table-games-42"}
-    )
+    response = client.post("/accounts/signup/", {"username": "nina", "password": "table-games-42"})
     assert response.status_code == 302
     response = client.post("/groups/new/", {"name": "Friday table"})
     group = Group.objects.get()
@@ -98,3 +96,11 @@ def test_the_theme_switch_is_remembered_without_javascript(client: Client, db: N
     assert response["Location"] == "/rules/"
     assert 'data-theme="dark"' in client.get("/").content.decode()
     assert client.post("/theme/", {"theme": "dark", "next": "https://evil.example/"})["Location"] == "/"
+
+
+def test_sign_up_refuses_a_weak_password_and_a_taken_name(client: Client, owner: User) -> None:
+    weak = client.post("/accounts/signup/", {"username": "nina", "password": "12345678"})
+    assert "This password is entirely numeric." in weak.content.decode()
+    taken = client.post("/accounts/signup/", {"username": "olive", "password": "table-games-42"})
+    assert "A user with that username already exists." in taken.content.decode()
+    assert not User.objects.filter(username="nina").exists()
