@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -40,13 +39,13 @@ def event_edit(request: HttpRequest, game_id: int, index: int) -> HttpResponse:
 
 
 def _entry(request: HttpRequest, game: Game, draft: Draft, editing: int | None) -> HttpResponse:
-    revision = game.revision
+    revision, damaged = game.revision, ""
     if request.method == "POST":
         revision = int(request.POST["revision"]) if request.POST.get("revision", "").isdigit() else -1
         try:
             draft = Draft.from_json(request.POST.get("draft", ""))
         except BadOp as error:
-            messages.error(request, str(error))
+            damaged = str(error)
         if editing is not None and draft.kind != Draft.of_event(stored_events(game)[editing]).kind:
             raise Http404
     state, index = _state_before(game, editing)
@@ -65,8 +64,9 @@ def _entry(request: HttpRequest, game: Game, draft: Draft, editing: int | None) 
             screen.error = _("The game changed on another phone: check this step against the new state, then save.")
         except RecordError as error:
             screen.error = _("This change would make a later event invalid: %(error)s") % {"error": error}
-    elif op:
+    elif op and not damaged:
         screen = tap(screen, op, dict(request.POST.items()), state, index)
+    screen.error = damaged or screen.error
     context = {
         "game": game,
         "screen": screen,

@@ -163,3 +163,21 @@ def test_a_bad_record_file_is_refused_with_a_message(
     assert response.status_code == 422
     assert message in response.content.decode()
     assert not group.games.exists()
+
+
+def test_every_page_answers_a_full_page_and_htmx_its_fragment(member_client: Client, game: Game, group: Group) -> None:
+    add_events(game, FOREST)
+    fragments = {
+        f"/games/{game.pk}/": '<div id="game">',
+        f"/games/{game.pk}/events/new/territory/": '<form id="wizard"',
+        f"/games/{game.pk}/events/0/": '<form id="wizard"',
+        f"/watch/{game.spectator_token}/scoreboard/": '<section id="scoreboard"',
+    }
+    pages = [*fragments, "/", "/rules/", f"/groups/{group.pk}/", f"/groups/{group.pk}/games/new/", "/join/"]
+    for url in pages:
+        full = member_client.get(url).content.decode()
+        assert full.startswith("<!doctype html>") or url in fragments and "scoreboard" in url, url
+        fragment = member_client.get(url, HTTP_HX_REQUEST="true").content.decode()
+        if url in fragments:
+            assert fragment.lstrip().startswith(fragments[url]), url
+            assert "<html" not in fragment, url

@@ -25,9 +25,18 @@ def redirects(expected: dict[str, int]) -> dict[str, int]:
 
 
 # (method, URL template, expected status per persona)
+ACCOUNTS_ONLY = {"owner": 200, "member": 200, "guest": 302, "stranger": 200, "anonymous": 302}  # 302: log in
+
 MATRIX = [
     ("get", "/", EVERYONE),
     ("get", "/rules/", EVERYONE),
+    ("post", "/theme/", redirects(EVERYONE)),
+    ("get", "/accounts/signup/", EVERYONE),
+    ("get", "/accounts/login/", EVERYONE),
+    ("post", "/accounts/logout/", redirects(EVERYONE)),
+    ("get", "/accounts/password/", ACCOUNTS_ONLY),
+    ("get", "/accounts/password/done/", ACCOUNTS_ONLY),
+    ("post", "/groups/new/", {**redirects(EVERYONE), "owner": 422, "member": 422, "stranger": 422}),  # no name
     ("get", "/groups/{group}/", MEMBERS_ONLY),
     ("get", "/groups/{group}/players/{profile}/", MEMBERS_ONLY),
     ("post", "/groups/{group}/players/{profile}/", MEMBERS_ONLY),  # empty form: shown again with errors
@@ -36,6 +45,7 @@ MATRIX = [
     ("post", "/groups/{group}/invite/", OWNER_ONLY),
     ("post", "/groups/{group}/members/{member}/remove/", OWNER_ONLY),
     ("get", "/invite/{invite}/", {**EVERYONE, "owner": 302, "member": 302}),
+    ("post", "/invite/{invite}/", {**EVERYONE, "owner": 302, "member": 302, "stranger": 302}),  # joins
     ("get", "/games/{game}/", PLAYERS_ONLY),
     ("get", "/games/{game}/record.json", MEMBERS_ONLY),
     ("get", "/games/{game}/qr.svg", PLAYERS_ONLY),
@@ -46,7 +56,10 @@ MATRIX = [
     ("get", "/games/{game}/events/new/volcano/", PLAYERS_ONLY),
     ("get", "/games/{game}/events/0/", PLAYERS_ONLY),
     ("post", "/games/{game}/events/0/delete/", redirects(PLAYERS_ONLY)),
+    ("post", "/games/{game}/events/new/territory/", {**PLAYERS_ONLY, "owner": 422, "member": 422, "guest": 422}),
+    ("post", "/games/{game}/events/0/", {**PLAYERS_ONLY, "owner": 422, "member": 422, "guest": 422}),
     ("get", "/join/", EVERYONE),
+    ("post", "/join/", dict.fromkeys(PERSONAS, 422)),  # no code
     ("get", "/join/{code}/", EVERYONE),
     ("get", "/watch/{watch}/", EVERYONE),
     ("get", "/watch/{watch}/scoreboard/", EVERYONE),
@@ -117,3 +130,17 @@ def test_csrf_is_enforced_on_every_change(member_user: User, game: Game) -> None
         assert client.post(url, {"revision": "0"}).status_code == 403
     game.refresh_from_db()
     assert game.is_playing
+
+
+def test_the_matrix_covers_every_url() -> None:
+    from okanagan_site.urls import urlpatterns
+
+    routes = {str(pattern.pattern) for pattern in urlpatterns}
+    tried = {template for _method, template, _expected in MATRIX}
+    for route in routes:
+        shape = route.replace("<int:group_id>", "{group}").replace("<int:game_id>", "{game}")
+        shape = shape.replace("<int:profile_id>", "{profile}").replace("<int:user_id>", "{member}")
+        shape = shape.replace("<int:index>", "0").replace("<str:kind>", "territory")
+        shape = shape.replace("<str:token>", "{invite}" if route.startswith("invite") else "{watch}")
+        shape = "/" + shape.replace("<str:code>", "{code}")
+        assert shape in tried, f"{route} is not in the permission matrix"
