@@ -20,6 +20,7 @@ lint: $(VENV)/.dev
 
 typecheck: $(VENV)/.dev
 	$(BIN)/mypy --strict rules
+	$(BIN)/mypy --strict scoring okanagan_site
 
 pytest: $(VENV)/.dev
 	$(BIN)/pytest -q

@@ -12,9 +12,11 @@ import secrets
 from pathlib import Path
 
 import dj_database_url
+import django_stubs_ext
 from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
+django_stubs_ext.monkeypatch()  # lets forms.ModelForm[Model] and friends be written as the types they are
 
 
 def env_bool(name: str, default: bool = False) -> bool:

@@ -46,15 +46,6 @@ MAX_COUNT = 99
 MAX_NOTE = 200
 # Stages of counters: going back to one keeps its counts.
 COUNTER_STAGES = {"rewards", "buildings", "changes", "cards"}
-STAGES = {"rewards", "buildings", "changes", "cards"}
-# Kinds whose single detail completes the action; the others need a "done" tap.
-ONE_CHOICE_ACTIONS = {SpecialActionKind.REWARD_OF_SHAPE, SpecialActionKind.TWO_REWARDS}
-NO_DETAIL_ACTIONS = {
-    SpecialActionKind.GOLD_NUGGET,
-    SpecialActionKind.CHOOSE_FIRST,
-    SpecialActionKind.NEW_OBJECTIVES,
-    SpecialActionKind.NEW_TILES,
-}
 STAGES = {
     "territory": ("territory", "rewards", "buildings", "closer", "order", "lone", "action", "picks", "confirm"),
     "volcano": ("player", "action", "confirm"),
@@ -565,8 +556,8 @@ def _detail(screen: Screen, key: str, value: str) -> None:
         if key == "with":
             action.pop("get", None)
     elif key == "gift" and kind == SpecialActionKind.GIFTS:
-        giver, _sep, reward = value.partition("=")
-        action.setdefault("from", {})[_player(screen, giver)] = _choice(reward, Reward)
+        giver, _sep, gift = value.partition("=")
+        action.setdefault("from", {})[_player(screen, giver)] = _choice(gift, Reward)
     elif key == "swap" and kind in {SpecialActionKind.EXCHANGE_SHAPE, SpecialActionKind.EXCHANGE_COLOUR}:
         given, _sep, taken = value.partition(">")
         swaps = action.setdefault("swaps", [])

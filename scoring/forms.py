@@ -18,7 +18,7 @@ MAX_RECORD_BYTES = 1_000_000
 SEAT_LABELS = (_("First player"), _("Second player"), _("Third player"), _("Fourth player"))
 
 
-class SignupForm(forms.ModelForm):
+class SignupForm(forms.ModelForm[User]):
     """A name and one password (typed once, shown on request: a phone at a table, not a bank)."""
 
     password = forms.CharField(
@@ -32,14 +32,15 @@ class SignupForm(forms.ModelForm):
         model = User
         fields = ("username",)
 
-    def _post_clean(self) -> None:
-        super()._post_clean()
-        password = self.cleaned_data.get("password")
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        password = data.get("password")
         if password:
             try:
-                password_validation.validate_password(password, self.instance)
+                password_validation.validate_password(password, User(username=data.get("username", "")))
             except forms.ValidationError as error:
                 self.add_error("password", error)
+        return data
 
     def save(self, commit: bool = True) -> User:
         user = super().save(commit=False)
@@ -49,14 +50,14 @@ class SignupForm(forms.ModelForm):
         return user
 
 
-class GroupForm(forms.ModelForm):
+class GroupForm(forms.ModelForm[Group]):
     class Meta:
         model = Group
         fields = ("name",)
         labels = {"name": _("Group name")}
 
 
-class ProfileForm(forms.ModelForm):
+class ProfileForm(forms.ModelForm[Profile]):
     """A player's name in a group, and the member account it belongs to."""
 
     class Meta:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -12,12 +12,13 @@ from django_htmx.http import HttpResponseClientRedirect
 from rules import Building, GameState, ObjectiveKind, RecordError, Territory, parse_record, replay
 from scoring.access import game_for_player
 from scoring.entry import EVENT_KINDS, PROMO_KINDS, BadOp, Draft, Screen, analyse, tap
+from scoring.http import HtmxHttpRequest
 from scoring.log import StaleGame, change_log, stored_events
 from scoring.models import Game
 
 
 @require_http_methods(["GET", "POST"])
-def event_new(request: HttpRequest, game_id: int, kind: str) -> HttpResponse:
+def event_new(request: HtmxHttpRequest, game_id: int, kind: str) -> HttpResponse:
     """A new event of ``kind`` at the end of the log."""
     game = game_for_player(request, game_id)
     if kind not in EVENT_KINDS or (kind in PROMO_KINDS and not game.promos) or not game.is_playing:
@@ -26,7 +27,7 @@ def event_new(request: HttpRequest, game_id: int, kind: str) -> HttpResponse:
 
 
 @require_http_methods(["GET", "POST"])
-def event_edit(request: HttpRequest, game_id: int, index: int) -> HttpResponse:
+def event_edit(request: HtmxHttpRequest, game_id: int, index: int) -> HttpResponse:
     """Change event ``index``; saved only if it and every later event stay legal."""
     game = game_for_player(request, game_id)
     events = stored_events(game)
@@ -38,7 +39,7 @@ def event_edit(request: HttpRequest, game_id: int, index: int) -> HttpResponse:
     return _entry(request, game, Draft.of_event(event), index)
 
 
-def _entry(request: HttpRequest, game: Game, draft: Draft, editing: int | None) -> HttpResponse:
+def _entry(request: HtmxHttpRequest, game: Game, draft: Draft, editing: int | None) -> HttpResponse:
     revision, damaged = game.revision, ""
     if request.method == "POST":
         revision = int(request.POST["revision"]) if request.POST.get("revision", "").isdigit() else -1
@@ -65,7 +66,7 @@ def _entry(request: HttpRequest, game: Game, draft: Draft, editing: int | None) 
         except RecordError as error:
             screen.error = _("This change would make a later event invalid: %(error)s") % {"error": error}
     elif op and not damaged:
-        screen = tap(screen, op, dict(request.POST.items()), state, index)
+        screen = tap(screen, op, {key: request.POST.get(key, "") for key in request.POST}, state, index)
     screen.error = damaged or screen.error
     context = {
         "game": game,
@@ -87,7 +88,7 @@ def _state_before(game: Game, editing: int | None) -> tuple[GameState, int]:
     return replay(parse_record(game.record(events[:index]))), index
 
 
-def _save(request: HttpRequest, game: Game, screen: Screen, editing: int | None, revision: int) -> HttpResponse:
+def _save(request: HtmxHttpRequest, game: Game, screen: Screen, editing: int | None, revision: int) -> HttpResponse:
     """Store the event and go back to the game; raises ``StaleGame`` or ``RecordError``."""
     event = screen.event
     if editing is None:

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import io
+from collections.abc import Callable, Sequence
 
 import segno
 from django.contrib import messages
 from django.db import transaction
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -17,12 +18,13 @@ from rules import RecordError, parse_record
 from scoring.access import game_for_member, game_for_player, is_member, is_table_guest, join_table, member_group
 from scoring.board import game_context, scoreboard_etag
 from scoring.forms import ImportForm, JoinForm, NewGameForm
+from scoring.http import HtmxHttpRequest
 from scoring.log import StaleGame, change_log, finish, reopen
 from scoring.models import Game, Group, new_table_code, new_token
 
 
 @require_http_methods(["GET", "POST"])
-def game_new(request: HttpRequest, group_id: int) -> HttpResponse:
+def game_new(request: HtmxHttpRequest, group_id: int) -> HttpResponse:
     """Choose the players in seat order and the options; the last game's players are proposed."""
     group = member_group(request, group_id)
     last = group.games.first()
@@ -39,7 +41,7 @@ def game_new(request: HttpRequest, group_id: int) -> HttpResponse:
 
 
 def create_game(
-    group: Group, players: tuple[str, ...], options: dict[str, object], *, promos: bool, events: list[object] = ()
+    group: Group, players: tuple[str, ...], options: dict[str, object], *, promos: bool, events: Sequence[object] = ()
 ) -> Game:
     """A game with its seats (profiles found or created by name) and its events."""
     with transaction.atomic():
@@ -52,7 +54,7 @@ def create_game(
 
 
 @require_POST
-def game_import(request: HttpRequest, group_id: int) -> HttpResponse:
+def game_import(request: HtmxHttpRequest, group_id: int) -> HttpResponse:
     """Add a game from a record file; a finished one goes straight to the history."""
     group = member_group(request, group_id)
     form = ImportForm(request.POST, request.FILES)
@@ -69,7 +71,7 @@ def game_import(request: HttpRequest, group_id: int) -> HttpResponse:
 
 
 @require_safe
-def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
+def game_detail(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """The game at the table: scoreboard, what to enter next, the log; the final scores at the end."""
     game = get_object_or_404(Game.objects.select_related("group"), pk=game_id)
     member = is_member(request, game)
@@ -80,7 +82,7 @@ def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
 
 
 @require_safe
-def game_export(request: HttpRequest, game_id: int) -> HttpResponse:
+def game_export(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """The record JSON, as a file."""
     game = game_for_member(request, game_id)
     response = JsonResponse(game.record(), json_dumps_params={"indent": 2, "ensure_ascii": False})
@@ -89,17 +91,17 @@ def game_export(request: HttpRequest, game_id: int) -> HttpResponse:
 
 
 @require_safe
-def table_qr(request: HttpRequest, game_id: int) -> HttpResponse:
+def table_qr(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """The QR code of the table's join link, as SVG."""
     game = game_for_player(request, game_id)
     url = request.build_absolute_uri(reverse("join_code", args=[game.table_code]))
-    response = HttpResponse(content_type="image/svg+xml")
-    segno.make(url, error="m").save(response, kind="svg", scale=5, dark="#000", light="#fff", border=2)
-    return response
+    svg = io.BytesIO()
+    segno.make(url, error="m").save(svg, kind="svg", scale=5, dark="#000", light="#fff", border=2)
+    return HttpResponse(svg.getvalue(), content_type="image/svg+xml")
 
 
 @require_POST
-def table_code_regenerate(request: HttpRequest, game_id: int) -> HttpResponse:
+def table_code_regenerate(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """A new table code: every guest who joined with the old one is out."""
     game = game_for_member(request, game_id)
     game.table_code = new_table_code()
@@ -113,18 +115,18 @@ def table_code_regenerate(request: HttpRequest, game_id: int) -> HttpResponse:
 
 
 @require_POST
-def game_finish(request: HttpRequest, game_id: int) -> HttpResponse:
+def game_finish(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """End the game and show the final scores."""
     return _change_status(request, game_id, finish)
 
 
 @require_POST
-def game_reopen(request: HttpRequest, game_id: int) -> HttpResponse:
+def game_reopen(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """Back to the table, to correct something."""
     return _change_status(request, game_id, reopen)
 
 
-def _change_status(request: HttpRequest, game_id: int, change: Callable[[Game, int], object]) -> HttpResponse:
+def _change_status(request: HtmxHttpRequest, game_id: int, change: Callable[[Game, int], object]) -> HttpResponse:
     game = game_for_member(request, game_id)
     try:
         change(game, _revision(request))
@@ -134,7 +136,7 @@ def _change_status(request: HttpRequest, game_id: int, change: Callable[[Game, i
 
 
 @require_POST
-def event_delete(request: HttpRequest, game_id: int, index: int) -> HttpResponse:
+def event_delete(request: HtmxHttpRequest, game_id: int, index: int) -> HttpResponse:
     """Delete one event (the last one: undo), if every later event stays legal."""
     game = game_for_player(request, game_id)
     if not game.is_playing:
@@ -156,13 +158,13 @@ def _without(events: list[dict[str, object]], index: int) -> list[dict[str, obje
     return events[:index] + events[index + 1 :]
 
 
-def _revision(request: HttpRequest) -> int:
+def _revision(request: HtmxHttpRequest) -> int:
     value = request.POST.get("revision", "")
     return int(value) if value.isdigit() else -1
 
 
 @require_http_methods(["GET", "POST"])
-def join(request: HttpRequest, code: str = "") -> HttpResponse:
+def join(request: HtmxHttpRequest, code: str = "") -> HttpResponse:
     """Join a game at the table by its code (typed, or from the QR code's link)."""
     form = JoinForm(request.POST or ({"code": code} if code else None))
     game = None
@@ -178,20 +180,20 @@ def join(request: HttpRequest, code: str = "") -> HttpResponse:
 
 
 @require_safe
-def watch(request: HttpRequest, token: str) -> HttpResponse:
+def watch(request: HtmxHttpRequest, token: str) -> HttpResponse:
     """The spectator's read-only view."""
     game = get_object_or_404(Game.objects.select_related("group"), spectator_token=token)
     return render(request, "scoring/watch.html", game_context(request, game, member=False, spectator=True))
 
 
-def _scoreboard_etag(request: HttpRequest, token: str) -> str | None:
+def _scoreboard_etag(request: HtmxHttpRequest, token: str) -> str | None:
     row = Game.objects.filter(spectator_token=token).values_list("pk", "revision").first()
     return None if row is None else scoreboard_etag(*row)
 
 
 @require_safe
 @condition(etag_func=_scoreboard_etag)
-def scoreboard(request: HttpRequest, token: str) -> HttpResponse:
+def scoreboard(request: HtmxHttpRequest, token: str) -> HttpResponse:
     """The scoreboard fragment that every phone polls; unchanged, it is a 304 after one query."""
     game = get_object_or_404(Game.objects.select_related("group"), spectator_token=token)
     response = render(request, "scoring/_scoreboard.html", game_context(request, game, member=False, spectator=True))

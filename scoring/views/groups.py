@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import User
 from django.db import transaction
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
@@ -13,28 +14,31 @@ from django.views.decorators.http import require_http_methods, require_POST
 from scoring.access import member_group, owned_group
 from scoring.forms import GroupForm, ImportForm, ProfileForm
 from scoring.history import group_history
+from scoring.http import HtmxHttpRequest
 from scoring.models import Group, new_token
 from scoring.views.pages import home_context
 
 
 @login_required
 @require_POST
-def group_create(request: HttpRequest) -> HttpResponse:
+def group_create(request: HtmxHttpRequest) -> HttpResponse:
     """A new group, owned by its creator, who is its first member and player."""
     form = GroupForm(request.POST)
     if not form.is_valid():
         return render(request, "scoring/home.html", home_context(request, group_form=form), status=422)
+    user = request.user
+    assert isinstance(user, User)  # login_required
     with transaction.atomic():
         group = form.save(commit=False)
-        group.owner = request.user  # type: ignore[assignment]
+        group.owner = user
         group.save()
-        group.members.add(request.user)  # type: ignore[arg-type]
-        group.profiles.create(name=request.user.get_username()[:40], user=request.user)
+        group.members.add(user)
+        group.profiles.create(name=user.get_username()[:40], user=user)
     return redirect("group", group_id=group.pk)
 
 
 @require_http_methods(["GET", "POST"])
-def group_detail(request: HttpRequest, group_id: int) -> HttpResponse:
+def group_detail(request: HtmxHttpRequest, group_id: int) -> HttpResponse:
     """The group's games and players; a POST adds a player profile."""
     group = member_group(request, group_id)
     form = ProfileForm(request.POST or None, group=group)
@@ -54,7 +58,7 @@ def group_detail(request: HttpRequest, group_id: int) -> HttpResponse:
 
 
 @require_http_methods(["GET", "POST"])
-def profile_edit(request: HttpRequest, group_id: int, profile_id: int) -> HttpResponse:
+def profile_edit(request: HtmxHttpRequest, group_id: int, profile_id: int) -> HttpResponse:
     """Rename a player or link them to a member's account."""
     group = member_group(request, group_id)
     profile = get_object_or_404(group.profiles, pk=profile_id)
@@ -66,7 +70,7 @@ def profile_edit(request: HttpRequest, group_id: int, profile_id: int) -> HttpRe
 
 
 @require_POST
-def invite_regenerate(request: HttpRequest, group_id: int) -> HttpResponse:
+def invite_regenerate(request: HtmxHttpRequest, group_id: int) -> HttpResponse:
     """A new invite link; the old one stops working."""
     group = owned_group(request, group_id)
     group.invite_token = new_token()
@@ -76,7 +80,7 @@ def invite_regenerate(request: HttpRequest, group_id: int) -> HttpResponse:
 
 
 @require_POST
-def member_remove(request: HttpRequest, group_id: int, user_id: int) -> HttpResponse:
+def member_remove(request: HtmxHttpRequest, group_id: int, user_id: int) -> HttpResponse:
     """The owner removes a member (not themself)."""
     group = owned_group(request, group_id)
     member = get_object_or_404(group.members, pk=user_id)
@@ -90,7 +94,7 @@ def member_remove(request: HttpRequest, group_id: int, user_id: int) -> HttpResp
 
 
 @require_http_methods(["GET", "POST"])
-def invite(request: HttpRequest, token: str) -> HttpResponse:
+def invite(request: HtmxHttpRequest, token: str) -> HttpResponse:
     """Someone opened an invite link: after logging in, one tap joins the group."""
     group = get_object_or_404(Group, invite_token=token)
     if not request.user.is_authenticated:
@@ -98,7 +102,7 @@ def invite(request: HttpRequest, token: str) -> HttpResponse:
     if group.members.filter(pk=request.user.pk).exists():
         return redirect("group", group_id=group.pk)
     if request.method == "POST":
-        group.members.add(request.user)  # type: ignore[arg-type]
+        group.members.add(request.user)
         messages.success(request, _("Welcome to %(group)s.") % {"group": group.name})
         return redirect("group", group_id=group.pk)
     return render(request, "scoring/invite.html", {"group": group})

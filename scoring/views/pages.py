@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from django.contrib.auth import login
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -11,18 +11,19 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from rules import RULES, Source
 from scoring.forms import GroupForm, JoinForm, SignupForm
+from scoring.http import HtmxHttpRequest
 
 THEMES = ("auto", "dark", "light")
 THEME_COOKIE = "theme"
 
 
 @require_safe
-def home(request: HttpRequest) -> HttpResponse:
+def home(request: HtmxHttpRequest) -> HttpResponse:
     """Your groups and a new one, the table-code box, and what the app does."""
     return render(request, "scoring/home.html", home_context(request))
 
 
-def home_context(request: HttpRequest, **forms: object) -> dict[str, object]:
+def home_context(request: HtmxHttpRequest, **forms: object) -> dict[str, object]:
     """The home page's context, with ``forms`` that carry errors in place of the empty ones."""
     groups = request.user.play_groups.order_by("name") if request.user.is_authenticated else []
     printed = sum(rule.source in {Source.RULEBOOK, Source.GAME_HELP} for rule in RULES)
@@ -37,7 +38,7 @@ def home_context(request: HttpRequest, **forms: object) -> dict[str, object]:
 
 
 @require_http_methods(["GET", "POST"])
-def signup(request: HttpRequest) -> HttpResponse:
+def signup(request: HtmxHttpRequest) -> HttpResponse:
     """Create an account and log in."""
     form = SignupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
@@ -48,13 +49,13 @@ def signup(request: HttpRequest) -> HttpResponse:
 
 
 @require_safe
-def rule_list(request: HttpRequest) -> HttpResponse:
+def rule_list(request: HtmxHttpRequest) -> HttpResponse:
     """Every rule the engine cites, with a stable anchor for each."""
     return render(request, "scoring/rules.html", {"rules": RULES})
 
 
 @require_POST
-def set_theme(request: HttpRequest) -> HttpResponse:
+def set_theme(request: HtmxHttpRequest) -> HttpResponse:
     """Remember light, dark or the system's setting, then go back."""
     theme = request.POST.get("theme", "auto")
     response = redirect(safe_next(request, "home"))
@@ -63,7 +64,7 @@ def set_theme(request: HttpRequest) -> HttpResponse:
     return response
 
 
-def safe_next(request: HttpRequest, fallback: str) -> str:
+def safe_next(request: HtmxHttpRequest, fallback: str) -> str:
     """The ``next`` page asked for, if it is on this site."""
     target = request.POST.get("next") or request.GET.get("next") or ""
     if target and url_has_allowed_host_and_scheme(target, {request.get_host()}, require_https=request.is_secure()):
