@@ -21,15 +21,10 @@ from typing import Any
 from playwright.sync_api import sync_playwright
 
 ROOT = Path(__file__).resolve().parent.parent
-FLAGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
+sys.path.insert(0, str(ROOT))
+
+from tests.conftest import CHROMIUM_FLAGS, chromium_path  # noqa: E402
+
 SECONDS_PER_TAP = 1.5
 SECONDS_PER_FIELD = 5.0
 
@@ -52,6 +47,11 @@ class Person:
         self.page.wait_for_load_state("networkidle")
         self.taps += 1
 
+    def more(self, *counters: str) -> None:
+        """Tap the + of each counter named."""
+        for counter in counters:
+            self.tap("button", f"one more {counter}")
+
     def type(self, label: str, text: str) -> None:
         self.page.get_by_label(label, exact=True).fill(text)
         self.fields += 1
@@ -71,16 +71,13 @@ def newcomer(person: Person, base: str) -> None:
     person.tap("button", "Start the game")
     person.tap("link", "Score a territory")
     person.tap("button", "Forest")
-    for label in ("green square", "green square", "green circle"):
-        person.tap("button", f"one more {label}")
+    person.more("green square", "green square", "green circle")
     person.tap("button", "Next")
-    person.tap("button", "one more Farm nina")
-    person.tap("button", "one more Silo Omar")
+    person.more("Farm nina", "Silo Omar")
     person.tap("button", "Next")
     person.tap("button", "nina")
     person.tap("button", "A gold nugget")
-    for label in ("green square", "green square", "green circle"):
-        person.tap("button", f"one more {label}")
+    person.more("green square", "green square", "green circle")
     person.tap("button", "nina is done")
     person.tap("button", "Save")
     assert "/games/" in person.page.url
@@ -103,7 +100,7 @@ def main() -> None:
             time.sleep(2)
             timings: list[float] = []
             with sync_playwright() as playwright:
-                browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=FLAGS)
+                browser = playwright.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_FLAGS)
                 page = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True).new_page()
                 page.on("requestfinished", lambda request: timings.append(request.timing["responseEnd"]))
                 person = Person(page)
