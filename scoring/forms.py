@@ -12,9 +12,10 @@ from django.utils.translation import gettext_lazy as _
 
 from rules import NuggetLadder, RecordError, parse_players, score_okanagan
 
-from .models import CODE_ALPHABET, CODE_LENGTH, Group, Profile
+from .models import CODE_ALPHABET, CODE_LENGTH, NAME_LENGTH, Group, Profile
 
 MAX_RECORD_BYTES = 1_000_000
+
 SEAT_LABELS = (_("First player"), _("Second player"), _("Third player"), _("Fourth player"))
 
 
@@ -86,10 +87,10 @@ class ProfileForm(forms.ModelForm[Profile]):
 class NewGameForm(forms.Form):
     """2 to 4 players in seat order from the first player, and the options."""
 
-    seat_1 = forms.CharField(label=SEAT_LABELS[0], max_length=40)
-    seat_2 = forms.CharField(label=SEAT_LABELS[1], max_length=40)
-    seat_3 = forms.CharField(label=SEAT_LABELS[2], max_length=40, required=False)
-    seat_4 = forms.CharField(label=SEAT_LABELS[3], max_length=40, required=False)
+    seat_1 = forms.CharField(label=SEAT_LABELS[0], max_length=NAME_LENGTH)
+    seat_2 = forms.CharField(label=SEAT_LABELS[1], max_length=NAME_LENGTH)
+    seat_3 = forms.CharField(label=SEAT_LABELS[2], max_length=NAME_LENGTH, required=False)
+    seat_4 = forms.CharField(label=SEAT_LABELS[3], max_length=NAME_LENGTH, required=False)
     nugget_ladder = forms.ChoiceField(
         label=_("Gold nuggets"),
         choices=[
@@ -137,6 +138,12 @@ class ImportForm(forms.Form):
             raise forms.ValidationError(_("This record is not valid: %(error)s"), params={"error": error}) from error
         if not isinstance(data, dict):  # parse_record accepted it, so it is an object
             raise forms.ValidationError(_("This record is not valid."))
+        long_names = [name for name in data["players"] if len(name) > NAME_LENGTH]
+        if long_names:
+            raise forms.ValidationError(
+                _("A player's name has at most %(max)d characters here: %(name)s"),
+                params={"max": NAME_LENGTH, "name": long_names[0]},
+            )
         return data
 
 

@@ -6,7 +6,7 @@ change is refused with :class:`StaleGame` (optimistic concurrency), so nothing i
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from django.db import transaction
@@ -14,13 +14,26 @@ from django.utils import timezone
 
 from rules import OkanaganResult, score_okanagan
 
-from .models import Event, Game
+from .models import Event, Game, Group
 
 type Events = list[dict[str, Any]]
 
 
 class StaleGame(Exception):
     """The game changed since the phone loaded it."""
+
+
+def create_game(
+    group: Group, players: tuple[str, ...], options: dict[str, object], *, promos: bool, events: Sequence[object] = ()
+) -> Game:
+    """A game with its seats (profiles found or created by name) and its events."""
+    with transaction.atomic():
+        game = Game.objects.create(group=group, options=options, promos=promos)
+        for position, name in enumerate(players):
+            profile, _created = group.profiles.get_or_create(name=name)
+            game.seats.create(position=position, name=name, profile=profile)
+        game.events.bulk_create(game.events.model(game=game, index=i, data=data) for i, data in enumerate(events))
+    return game
 
 
 def stored_events(game: Game) -> Events:

@@ -17,6 +17,8 @@ from django.utils.translation import gettext_lazy as _
 # No 0/O, 1/I/L: a code read aloud across a table or typed on a phone.
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 6
+NAME_LENGTH = 40
+"""The longest player name (a record from elsewhere with longer names is refused at import)."""
 
 
 def new_token() -> str:
@@ -46,7 +48,7 @@ class Profile(models.Model):
     """A player known to a group, by name; may be linked to a member's account."""
 
     group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="profiles")
-    name = models.CharField(_("name"), max_length=40)
+    name = models.CharField(_("name"), max_length=NAME_LENGTH)
     user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
 
     class Meta:
@@ -106,7 +108,7 @@ class Seat(models.Model):
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
     position = models.PositiveSmallIntegerField()
-    name = models.CharField(max_length=40)
+    name = models.CharField(max_length=NAME_LENGTH)
     profile = models.ForeignKey(Profile, null=True, on_delete=models.SET_NULL, related_name="seats")
     total = models.IntegerField(null=True)
     """The final total once the game is finished."""

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import io
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 
 import segno
 from django.contrib import messages
-from django.db import transaction
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -19,8 +18,8 @@ from scoring.access import game_for_member, game_for_player, is_member, is_table
 from scoring.board import game_context, scoreboard_etag
 from scoring.forms import ImportForm, JoinForm, NewGameForm
 from scoring.http import HtmxHttpRequest
-from scoring.log import StaleGame, change_log, finish, reopen
-from scoring.models import Game, Group, new_table_code, new_token
+from scoring.log import StaleGame, change_log, create_game, finish, reopen
+from scoring.models import Game, new_table_code, new_token
 
 
 @require_http_methods(["GET", "POST"])
@@ -38,19 +37,6 @@ def game_new(request: HtmxHttpRequest, group_id: int) -> HttpResponse:
         return redirect("game", game_id=game.pk)
     known = group.profiles.values_list("name", flat=True)
     return render(request, "scoring/game_new.html", {"group": group, "form": form, "names": known})
-
-
-def create_game(
-    group: Group, players: tuple[str, ...], options: dict[str, object], *, promos: bool, events: Sequence[object] = ()
-) -> Game:
-    """A game with its seats (profiles found or created by name) and its events."""
-    with transaction.atomic():
-        game = Game.objects.create(group=group, options=options, promos=promos)
-        for position, name in enumerate(players):
-            profile, _created = group.profiles.get_or_create(name=name)
-            game.seats.create(position=position, name=name, profile=profile)
-        game.events.bulk_create(game.events.model(game=game, index=i, data=data) for i, data in enumerate(events))
-    return game
 
 
 @require_POST

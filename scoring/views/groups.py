@@ -15,7 +15,7 @@ from scoring.access import member_group, owned_group
 from scoring.forms import GroupForm, ImportForm, ProfileForm
 from scoring.history import group_history
 from scoring.http import HtmxHttpRequest
-from scoring.models import Group, new_token
+from scoring.models import NAME_LENGTH, Group, new_token
 from scoring.views.pages import home_context
 
 
@@ -33,7 +33,7 @@ def group_create(request: HtmxHttpRequest) -> HttpResponse:
         group.owner = user
         group.save()
         group.members.add(user)
-        group.profiles.create(name=user.get_username()[:40], user=user)
+        group.profiles.create(name=user.get_username()[:NAME_LENGTH], user=user)
     return redirect("group", group_id=group.pk)
 
 

@@ -12,8 +12,8 @@ import pytest
 from django.contrib.auth.models import User
 from playwright.sync_api import expect
 
+from scoring.log import create_game
 from scoring.models import Game, Group
-from scoring.views.games import create_game
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -11,8 +11,8 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
+from scoring.log import create_game
 from scoring.models import Game, Group
-from scoring.views.games import create_game
 
 FOREST_PLAYERS = ("White", "Red", "Yellow")
 

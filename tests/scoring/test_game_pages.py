@@ -144,6 +144,11 @@ def test_a_record_exports_and_imports_into_an_identical_game(member_client: Clie
         (b"{oops", "This is not a JSON file"),
         (b'{"format": "okanagan-record/1", "players": ["A"], "events": []}', "there must be 2 to 4 players"),
         (
+            json.dumps({"format": "okanagan-record/1", "players": ["A" * 41, "B"], "events": []}).encode(),
+            "A player&#x27;s name has at most 40 characters here",
+        ),
+        (b"\xff\xfe", "This is not a JSON file"),
+        (
             json.dumps(
                 {
                     "format": "okanagan-record/1",

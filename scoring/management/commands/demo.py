@@ -10,9 +10,8 @@ from django.contrib.auth.models import User
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
-from scoring.log import finish
+from scoring.log import create_game, finish
 from scoring.models import Group
-from scoring.views.games import create_game
 
 DEMO_USER = "demo"
 DEMO_PASSWORD = "okanagan-demo"
