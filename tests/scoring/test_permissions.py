@@ -109,7 +109,8 @@ def test_access(
 
 
 def test_a_stranger_cannot_see_another_groups_unknown_ids(stranger_client: Client) -> None:
-    for url in ("/groups/999/", "/games/999/", "/games/999/events/new/territory/", "/watch/nope/"):
+    huge = "9" * 30
+    for url in ("/groups/999/", "/games/999/", "/games/999/events/new/territory/", "/watch/nope/", f"/games/{huge}/"):
         assert stranger_client.get(url).status_code == 404
 
 
@@ -138,9 +139,9 @@ def test_the_matrix_covers_every_url() -> None:
     routes = {str(pattern.pattern) for pattern in urlpatterns}
     tried = {template for _method, template, _expected in MATRIX}
     for route in routes:
-        shape = route.replace("<int:group_id>", "{group}").replace("<int:game_id>", "{game}")
-        shape = shape.replace("<int:profile_id>", "{profile}").replace("<int:user_id>", "{member}")
-        shape = shape.replace("<int:index>", "0").replace("<str:kind>", "territory")
+        shape = route.replace("<id:group_id>", "{group}").replace("<id:game_id>", "{game}")
+        shape = shape.replace("<id:profile_id>", "{profile}").replace("<id:user_id>", "{member}")
+        shape = shape.replace("<id:index>", "0").replace("<str:kind>", "territory")
         shape = shape.replace("<str:token>", "{invite}" if route.startswith("invite") else "{watch}")
         shape = "/" + shape.replace("<str:code>", "{code}")
         assert shape in tried, f"{route} is not in the permission matrix"
