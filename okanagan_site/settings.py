@@ -105,6 +105,15 @@ DATABASES = {
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 LANGUAGE_CODE = "en"
+# The languages of the source documents.
+LANGUAGES = [
+    ("en", "English"),
+    ("fr", "Français"),
+    ("ko", "한국어"),
+    ("it", "Italiano"),
+    ("zh-hant", "繁體中文"),
+]
+LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True

@@ -129,3 +129,21 @@ class Event(models.Model):
     class Meta:
         ordering = ["index"]
         constraints = [models.UniqueConstraint(fields=["game", "index"], name="unique_event_index")]
+
+
+class RuleText(models.Model):
+    """A rule of the catalogue in one language, for the rules search (rebuilt from ``rules`` when it changes).
+
+    On SQLite the table ``rule_search`` (FTS5, trigram tokens) mirrors ``plain``; on PostgreSQL
+    ``plain`` is searched with its full-text search.
+    """
+
+    rule_id = models.CharField(max_length=80)
+    language = models.CharField(max_length=10)
+    title = models.CharField(max_length=200)
+    text = models.TextField()
+    plain = models.TextField()
+    """Section, text and note, case-folded and without accents: what the search matches."""
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["rule_id", "language"], name="unique_rule_text")]

@@ -7,11 +7,14 @@ from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import get_language
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from rules import RULES, Source
 from scoring.forms import GroupForm, JoinForm, SignupForm
 from scoring.http import HtmxHttpRequest
+from scoring.reference import reference_context
+from scoring.search import search_rules
 
 THEMES = ("auto", "dark", "light")
 THEME_COOKIE = "theme"
@@ -50,8 +53,13 @@ def signup(request: HtmxHttpRequest) -> HttpResponse:
 
 @require_safe
 def rule_list(request: HtmxHttpRequest) -> HttpResponse:
-    """Every rule the engine cites, with a stable anchor for each."""
-    return render(request, "scoring/rules.html", {"rules": RULES})
+    """The rules reference: every rule with a stable anchor, the worked examples, the open questions;
+    with ``q``, the rules matching it (the search box asks for just the results with htmx)."""
+    query = request.GET.get("q", "")[:200]
+    hits = search_rules(query, get_language()) if query.strip() else []
+    if request.htmx and "q" in request.GET:
+        return render(request, "scoring/rules.html#results", {"q": query, "hits": hits})
+    return render(request, "scoring/rules.html", {"q": query, "hits": hits, **reference_context()})
 
 
 @require_POST

@@ -2,20 +2,13 @@
 
 from __future__ import annotations
 
-from tests.rules.builders import give, player, record, score, territory
-
-FOREST = territory(
-    {"White": {"farm": 1, "silo": 1}, "Red": {"warehouse": 1}, "Yellow": {"warehouse": 1}},
-    {"green-square": 3, "green-circle": 2, "green-hexagon": 1},
-    closed_by="Red",
-    order=["White", "Yellow", "Red"],
-    special_action={"action": "gold_nugget"},
-    picks={"White": {"green-square": 3, "green-circle": 1}, "Yellow": {"green-circle": 1, "green-hexagon": 1}},
-)
+from rules import CATALOGUE, score_okanagan
+from rules.reference import EXAMPLES, FINAL_SCORING_EXAMPLE, FOREST_EXAMPLE, OPEN_QUESTIONS
+from tests.rules.builders import player
 
 
 def test_the_forest_example_gives_the_special_action_to_red_and_the_tokens_as_printed() -> None:
-    result = score(record(FOREST, players=("White", "Red", "Yellow")))
+    result = score_okanagan(FOREST_EXAMPLE.record)
 
     (forest,) = result.to_json()["territories"]
     assert forest["influence"] == {"White": 4, "Red": 2, "Yellow": 2}
@@ -29,7 +22,7 @@ def test_the_forest_example_gives_the_special_action_to_red_and_the_tokens_as_pr
 
 
 def test_the_forest_explanation_says_red_ordered_the_tie_and_cites_the_rule() -> None:
-    steps = score(record(FOREST, players=("White", "Red", "Yellow"))).sections[0].steps
+    steps = score_okanagan(FOREST_EXAMPLE.record).sections[0].steps
 
     tie = next(step for step in steps if step.rule == "okanagan.influence.tie")
     assert tie.text == "Red, Yellow tie with 2; Red, who closed the forest, put them in this order: Yellow > Red."
@@ -40,28 +33,7 @@ def test_the_forest_explanation_says_red_ordered_the_tie_and_cites_the_rule() ->
 
 
 def test_the_final_scoring_example_makes_59_points() -> None:
-    cards = [
-        {"kind": "territory", "rewards": ["green-square", "green-hexagon", "green-circle"]},
-        {"kind": "specific", "rewards": ["blue-circle"]},
-        {"kind": "shape", "rewards": ["green-circle", "blue-circle", "yellow-circle"]},
-    ]
-    result = score(
-        record(
-            give(
-                "Ann",
-                nuggets=3,
-                green_square=3,
-                green_hexagon=3,
-                green_circle=3,
-                blue_circle=4,
-                yellow_circle=2,
-                black_square=2,
-            ),
-            give("Ben", nuggets=1),
-            {"type": "objectives", "player": "Ann", "cards": cards},
-            players=("Ann", "Ben"),
-        )
-    )
+    result = score_okanagan(FINAL_SCORING_EXAMPLE.record)
 
     ann = player(result, "Ann")
     assert (ann["explorer_sets"], ann["explorer_points"]) == (2, 8)
@@ -71,3 +43,8 @@ def test_the_final_scoring_example_makes_59_points() -> None:
     assert ann["nugget_points"] == 10
     assert ann["total"] == 59
     assert result.to_json()["winners"] == ["Ann"]
+
+
+def test_examples_and_open_questions_cite_rules_of_the_catalogue() -> None:
+    for item in (*EXAMPLES, *OPEN_QUESTIONS):
+        assert item.rules and all(rule in CATALOGUE for rule in item.rules), item.id
