@@ -161,7 +161,7 @@ def final_score(state: GameState) -> FinalScore:
                 {"player": score.name, "sets": score.explorer_sets, "points": score.explorer_points},
             )
         )
-        steps.extend(_objective_step(score.name, objective) for objective in score.objectives)
+        steps.extend(objective_step(score.name, objective) for objective in score.objectives)
     if any(score.objectives for score in players):
         steps.append(Step("okanagan.score.shared_tokens", _("A token counts for every card it fits.")))
     steps.extend(nugget_steps)
@@ -191,7 +191,8 @@ def _score_player(state: GameState, player: str, nugget_value: int) -> PlayerSco
     )
 
 
-def _objective_step(player: str, objective: ObjectiveScore) -> Step:
+def objective_step(player: str, objective: ObjectiveScore) -> Step:
+    """The step that scores one objective card for ``player``."""
     card = objective.card
     return Step(
         f"okanagan.score.{card.kind.value}",
