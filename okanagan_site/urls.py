@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.contrib.auth import views as auth_views
 from django.urls import path, register_converter
 
-from scoring.views import entry, games, groups, pages
+from scoring.views import entry, games, groups, helper, pages
 
 
 class IdConverter:
@@ -26,6 +26,8 @@ urlpatterns = [
     path("", pages.home, name="home"),
     path("rules/", pages.rule_list, name="rules"),
     path("theme/", pages.set_theme, name="theme"),
+    path("helper/", helper.helper_index, name="helper"),
+    path("helper/<slug:slug>/", helper.calculator, name="calculator"),
     path("accounts/signup/", pages.signup, name="signup"),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),

@@ -30,6 +30,8 @@ ACCOUNTS_ONLY = {"owner": 200, "member": 200, "guest": 302, "stranger": 200, "an
 MATRIX = [
     ("get", "/", EVERYONE),
     ("get", "/rules/", EVERYONE),
+    ("get", "/helper/", EVERYONE),
+    ("get", "/helper/influence/", EVERYONE),
     ("post", "/theme/", redirects(EVERYONE)),
     ("get", "/accounts/signup/", EVERYONE),
     ("get", "/accounts/login/", EVERYONE),
@@ -142,6 +144,7 @@ def test_the_matrix_covers_every_url() -> None:
         shape = route.replace("<id:group_id>", "{group}").replace("<id:game_id>", "{game}")
         shape = shape.replace("<id:profile_id>", "{profile}").replace("<id:user_id>", "{member}")
         shape = shape.replace("<id:index>", "0").replace("<str:kind>", "territory")
+        shape = shape.replace("<slug:slug>", "influence")
         shape = shape.replace("<str:token>", "{invite}" if route.startswith("invite") else "{watch}")
         shape = "/" + shape.replace("<str:code>", "{code}")
         assert shape in tried, f"{route} is not in the permission matrix"

@@ -1,0 +1,72 @@
+"""The dispute helper's calculators, on their examples, on ties and on bad input."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+
+from scoring.helper import CALCULATORS
+
+pytestmark = pytest.mark.django_db
+
+EXPECTED = {
+    "influence": "The special action goes to whichever of Red, Yellow Red puts last.",
+    "collection": "Red takes nothing: the territory is empty.",
+    "nuggets": "Ben, with the fewest nuggets (1), score 0 (game option).",
+    "sets": "These tokens: 2 Explorer sets × 4 = 8 VP.",
+    "okanagan-tie": "Ann, Ben tie on 40 VP; Ben holds the most tokens (Ann 9, Ben 11) and wins.",
+    "small-islands-tie": "Ann, Ben are tied; next, who placed the last tile: Ann no, Ben yes.",
+    "cooper-island-tie": "Ann, Ben are tied; next, fewer empty spaces: Ann 3, Ben 1.",
+}
+
+
+def test_the_helper_lists_every_calculator(client: Client) -> None:
+    page = client.get("/helper/").content.decode()
+    for slug in CALCULATORS:
+        assert f'href="/helper/{slug}/"' in page
+
+
+@pytest.mark.parametrize("slug", list(CALCULATORS))
+def test_each_calculator_rules_on_its_example_and_cites_the_rule(client: Client, slug: str) -> None:
+    calc = CALCULATORS[slug]
+    response = client.get(f"/helper/{slug}/?{calc.example}")
+    page = response.content.decode()
+    assert response.status_code == 200
+    assert EXPECTED[slug] in page.replace("&#x27;", "'")
+    assert "The rules" in page and 'class="badge' in page
+
+
+@pytest.mark.parametrize("slug", list(CALCULATORS))
+def test_each_calculator_answers_htmx_with_the_ruling_only(client: Client, slug: str) -> None:
+    fragment = client.get(f"/helper/{slug}/?{CALCULATORS[slug].example}", HTTP_HX_REQUEST="true").content.decode()
+    assert fragment.lstrip().startswith('<section id="ruling"')
+
+
+@pytest.mark.parametrize(
+    ("query", "message"),
+    [
+        ("name_1=Ann&nuggets_1=3", "Name at least 2 players."),
+        ("name_1=Ann&nuggets_1=3&name_2=Ann&nuggets_2=1", "Each player needs a different name."),
+        ("name_1=Ann&nuggets_1=-3&name_2=Ben", "Ensure this value is greater than or equal to 0."),
+        ("name_1=Ann&nuggets_1=abc&name_2=Ben", "Enter a whole number."),
+    ],
+)
+def test_bad_figures_are_refused_with_a_message(client: Client, query: str, message: str) -> None:
+    response = client.get(f"/helper/nuggets/?{query}")
+    assert response.status_code == 422
+    assert message in response.content.decode()
+
+
+def test_a_card_that_cannot_exist_is_refused(client: Client) -> None:
+    response = client.get("/helper/sets/?card_kind=territory&card_rewards=blue-circle&card_rewards=green-circle")
+    assert response.status_code == 422
+    assert "a territory card&#x27;s rewards are all of one colour" in response.content.decode()
+
+
+def test_a_closer_without_a_name_is_refused(client: Client) -> None:
+    response = client.get("/helper/influence/?name_1=Ann&farm_1=1&closer=3")
+    assert response.status_code == 422 and "Player 3 has no name." in response.content.decode()
+
+
+def test_an_unknown_calculator_is_a_404(client: Client) -> None:
+    assert client.get("/helper/nope/").status_code == 404
