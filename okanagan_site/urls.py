@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from django.contrib.auth import views as auth_views
-from django.urls import path, register_converter
+from django.urls import include, path, register_converter
 
 from scoring.views import entry, games, groups, helper, pages
 
@@ -26,6 +26,7 @@ urlpatterns = [
     path("", pages.home, name="home"),
     path("rules/", pages.rule_list, name="rules"),
     path("theme/", pages.set_theme, name="theme"),
+    path("i18n/", include("django.conf.urls.i18n")),
     path("helper/", helper.helper_index, name="helper"),
     path("helper/<slug:slug>/", helper.calculator, name="calculator"),
     path("accounts/signup/", pages.signup, name="signup"),

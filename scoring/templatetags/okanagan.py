@@ -8,7 +8,7 @@ from django.utils.safestring import SafeString
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from rules import Reward, Section, Shape, Step
+from rules import Reward, Section, Shape, Step, Territory
 
 register = template.Library()
 
@@ -40,13 +40,23 @@ def token(reward: Reward | str, size: int = 24) -> SafeString:
 def reward_label(reward: Reward | str) -> str:
     """``blue circle``: the reward's colour and shape (the printed names are not all known)."""
     reward = Reward(reward)
-    return f"{gettext(reward.colour.value)} {gettext(reward.shape.value)}"
+    return gettext("{colour} {shape}").format(
+        colour=LABELS[f"colour:{reward.colour.value}"], shape=LABELS[f"shape:{reward.shape.value}"]
+    )
 
 
 @register.filter
 def explain(item: Step | Section) -> str:
-    """A step or a section title in the reader's language."""
-    return gettext(item.message).format_map(item.params)
+    """A step or a section title in the reader's language; rewards and territories named in it too."""
+    return gettext(item.message).format_map({key: _word(value) for key, value in item.params.items()})
+
+
+def _word(value: str | int) -> str | int:
+    if isinstance(value, Reward):
+        return reward_label(value)
+    if isinstance(value, Territory):
+        return str(LABELS[f"territory:{value.value}"])
+    return value
 
 
 @register.filter
@@ -56,6 +66,17 @@ def get(mapping: object, key: object) -> object:
 
 
 LABELS = {
+    "colour:green": _("green"),
+    "colour:blue": _("blue"),
+    "colour:yellow": _("yellow"),
+    "colour:black": _("black"),
+    "shape:square": _("square"),
+    "shape:hexagon": _("hexagon"),
+    "shape:circle": _("circle"),
+    "territory:forest": _("forest"),
+    "territory:lake": _("lake"),
+    "territory:field": _("field"),
+    "territory:mountain": _("mountain"),
     "forest": _("Forest"),
     "lake": _("Lake"),
     "field": _("Field"),

@@ -104,3 +104,15 @@ def test_sign_up_refuses_a_weak_password_and_a_taken_name(client: Client, owner:
     taken = client.post("/accounts/signup/", {"username": "olive", "password": "table-games-42"})
     assert "A user with that username already exists." in taken.content.decode()
     assert not User.objects.filter(username="nina").exists()
+
+
+def test_the_language_is_chosen_and_remembered(client: Client, db: None) -> None:
+    response = client.post("/i18n/setlang/", {"language": "fr", "next": "/rules/"})
+    assert response["Location"] == "/rules/"
+    assert client.cookies["django_language"].value == "fr"
+    assert '<html lang="fr"' in client.get("/").content.decode()
+
+
+def test_the_language_follows_the_browser(client: Client, db: None) -> None:
+    page = client.get("/", HTTP_ACCEPT_LANGUAGE="ko-KR,ko;q=0.9").content.decode()
+    assert '<html lang="ko"' in page

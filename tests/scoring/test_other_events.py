@@ -33,7 +33,7 @@ def test_volcano_with_a_trade_offers_only_what_is_held(member_client: Client, ga
     assert 'value="detail:get:green-square"' in entry.html and 'value="detail:get:green-hexagon"' not in entry.html
     entry.tap("detail:give:green-hexagon").tap("detail:get:green-square")
     assert entry.stage == "confirm"
-    assert "Yellow gives White a green-hexagon for a green-square." in entry.html
+    assert "Yellow gives White a green hexagon for a green square." in entry.html
     entry.tap("save")
     yellow = replay_game(game).state.holdings["Yellow"].held()
     assert yellow == {Reward.GREEN_CIRCLE: 1, Reward.GREEN_SQUARE: 1}
@@ -58,7 +58,7 @@ def test_an_exchange_takes_one_or_two_swaps(member_client: Client, game: Game) -
     assert entry.stage == "action"
     entry.tap("done:action")
     assert entry.stage == "confirm"
-    assert "White gives the supply a green-square and takes a blue-square." in entry.html
+    assert "White gives the supply a green square and takes a blue square." in entry.html
 
 
 def test_an_illegal_swap_is_refused_in_place(member_client: Client, game: Game) -> None:
