@@ -4,9 +4,9 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test lint typecheck pytest bench clean
+.PHONY: run test lint typecheck pytest bench clean messages
 
-run: $(VENV)/.runtime
+run: $(VENV)/.runtime messages
 	DEBUG=1 $(BIN)/python manage.py migrate --noinput
 	DEBUG=1 $(BIN)/python manage.py demo
 	@echo "Serving on http://$(HOST):$(PORT)/ (Ctrl-C stops)"
@@ -22,12 +22,16 @@ typecheck: $(VENV)/.dev
 	$(BIN)/mypy --strict rules
 	$(BIN)/mypy --strict scoring okanagan_site
 
-pytest: $(VENV)/.dev
+pytest: $(VENV)/.dev messages
 	$(BIN)/pytest -q
 
 bench: $(VENV)/.dev
 	$(BIN)/python bench/score_record.py
 	$(BIN)/python bench/newcomer.py
+
+# The translations: .po files are the source, compiled to .mo (needs gettext's msgfmt).
+messages: $(VENV)/.runtime
+	DEBUG=1 $(BIN)/python manage.py compilemessages --ignore .venv --verbosity 0
 
 $(VENV)/bin/python:
 	"$$(scripts/find-python)" -m venv $(VENV)
