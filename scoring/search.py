@@ -4,8 +4,8 @@ One function, :func:`search_rules`, whatever the database: SQLite matches an FTS
 (so words match inside longer words, in any script), PostgreSQL its full-text search with prefix
 matching. Both search ``plain``: the rule's section, text and note, case-folded and without accents,
 so that "egalite" finds "égalité". Words of one or two characters (common in Korean and Chinese) are
-looked up as substrings. Results are ranked by how many of the words they contain, then how often,
-then by the database's relevance.
+looked up as substrings. Results are ranked by how many of the words they contain, then printed rules
+before the app's readings and options, then by how often the words occur and the database's relevance.
 
 The index is built from the ``rules`` catalogue and its translations, and rebuilt when they change.
 """
@@ -23,10 +23,12 @@ from django.db import connection, transaction
 from django.db.models import Q
 from django.utils import translation
 
-from rules import CATALOGUE, RULES, Rule
+from rules import CATALOGUE, RULES, Rule, Source
 
 from .models import RuleText
 
+# Between rules that match as many words, the printed rules come first, house-rule options last.
+SOURCE_ORDER = (Source.RULEBOOK, Source.GAME_HELP, Source.INFERRED, Source.HOUSE_RULE, Source.RECORD_FORMAT)
 MAX_TERMS = 8
 MAX_TERM_LENGTH = 40
 FINGERPRINT = "~fingerprint"
@@ -86,7 +88,9 @@ def search_rules(query: str, language: str, limit: int = 8) -> list[Hit]:
         )
         for row in rows.exclude(rule_id=FINGERPRINT)
     ]
-    hits.sort(key=lambda pair: (-pair[0].matched, -pair[0].occurrences, -pair[1], pair[0].rule.id))
+    hits.sort(
+        key=lambda pair: (-pair[0].matched, SOURCE_ORDER.index(pair[0].rule.source), -pair[0].occurrences, -pair[1])
+    )
     return [hit for hit, _relevance in hits if hit.matched][:limit]
 
 

@@ -65,3 +65,28 @@ def test_search_as_you_type_answers_the_results_fragment(client: Client) -> None
     assert 'href="#okanagan.special.gold_nugget"' in fragment
     page = client.get("/rules/", {"q": "gold nugget"}).content.decode()
     assert page.startswith("<!doctype html>") and 'href="#okanagan.special.gold_nugget"' in page
+
+
+@pytest.mark.parametrize(
+    ("query", "language", "expected"),
+    [
+        ("égalité pépites", "fr", "okanagan.nuggets.ties"),
+        ("egalité pepites", "fr", "okanagan.nuggets.ties"),
+        ("seul dans un territoire", "fr", "okanagan.special.lone"),
+        ("parità pepite", "it", "okanagan.nuggets.ties"),
+        ("da solo territorio", "it", "okanagan.special.lone"),
+        ("동점 금덩이", "ko", "okanagan.nuggets.ties"),
+        ("혼자", "ko", "okanagan.special.lone"),
+        ("平手 金塊", "zh-hant", "okanagan.nuggets.ties"),
+        ("獨自", "zh-hant", "okanagan.special.lone"),
+        ("空格", "zh-hant", "cooper_island.tie"),
+    ],
+)
+def test_search_finds_the_rule_in_each_language(query: str, language: str, expected: str) -> None:
+    hits = search_rules(query, language)
+    assert hits and hits[0].rule.id == expected, [hit.rule.id for hit in hits]
+
+
+def test_the_results_are_in_the_readers_language(client: Client) -> None:
+    page = client.get("/rules/", {"q": "금덩이"}, HTTP_ACCEPT_LANGUAGE="ko").content.decode()
+    assert "금덩이: 가장 많으면 승점 10점" in page
