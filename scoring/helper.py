@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django import forms
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from rules import Building, ObjectiveCard, ObjectiveKind, Reward, Step
@@ -30,6 +31,11 @@ from .models import NAME_LENGTH
 
 SEATS = 4
 MAX_FIGURE = 999
+
+
+def seat_choices() -> list[tuple[int, str]]:
+    """Player 1 to Player 4, in the reader's language (a callable: translated when the form is shown)."""
+    return [(seat, gettext("Player %(seat)d") % {"seat": seat}) for seat in range(1, SEATS + 1)]
 
 
 class SeatsForm(forms.Form):
@@ -85,11 +91,7 @@ class InfluenceForm(SeatsForm):
         (Building.SILO.value, _("Silos")),
     )
     MIN_PLAYERS = 1
-    closer = forms.TypedChoiceField(
-        label=_("Who completed the territory"),
-        coerce=int,
-        choices=[(seat, _("Player %(seat)d") % {"seat": seat}) for seat in range(1, SEATS + 1)],
-    )
+    closer = forms.TypedChoiceField(label=_("Who completed the territory"), coerce=int, choices=seat_choices)
 
 
 class CollectionForm(SeatsForm):
@@ -113,10 +115,7 @@ class SmallIslandsTieForm(SeatsForm):
         coerce=int,
         empty_value=None,
         required=False,
-        choices=[
-            ("", _("not known")),
-            *((seat, _("Player %(seat)d") % {"seat": seat}) for seat in range(1, SEATS + 1)),
-        ],
+        choices=lambda: [("", gettext("not known")), *seat_choices()],
     )
 
     def clean(self) -> dict[str, Any]:

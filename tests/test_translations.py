@@ -62,4 +62,6 @@ def test_the_catalogues_hold_every_string_of_the_code(tmp_path: Path) -> None:
     assert run.returncode == 0, run.stderr
     extracted = msgids(tmp_path / "locale/fr/LC_MESSAGES/django.po")
     committed = msgids(ROOT / "locale/fr/LC_MESSAGES/django.po")
-    assert extracted == committed, f"new: {sorted(extracted - committed)[:5]}, gone: {sorted(committed - extracted)[:5]}"
+    assert extracted == committed, (
+        f"new: {sorted(extracted - committed)[:5]}, gone: {sorted(committed - extracted)[:5]}"
+    )

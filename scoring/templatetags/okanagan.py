@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from django import template
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
@@ -48,15 +50,28 @@ def reward_label(reward: Reward | str) -> str:
 @register.filter
 def explain(item: Step | Section) -> str:
     """A step or a section title in the reader's language; rewards and territories named in it too."""
-    return gettext(item.message).format_map({key: _word(value) for key, value in item.params.items()})
+    return gettext(item.message).format_map({key: _word(key, value) for key, value in item.params.items()})
 
 
-def _word(value: str | int) -> str | int:
+# Params that are lists the engine wrote out ("3 green-square, 1 green-circle", "1 farm × 3"): their
+# rewards and buildings are named in the reader's words too (not in names or notes players typed).
+LISTS = {"taken", "pool", "parts", "changes", "gifts", "rewards"}
+
+
+def _word(key: str, value: str | int) -> str | int:
     if isinstance(value, Reward):
         return reward_label(value)
     if isinstance(value, Territory):
         return str(LABELS[f"territory:{value.value}"])
+    if isinstance(value, str) and key in LISTS:
+        value = REWARD_IDS.sub(lambda match: reward_label(match.group(0)), value)
+        value = BUILDING_IDS.sub(lambda match: str(LABELS[f"building:{match.group(0)}"]), value)
+        return gettext("nothing") if value == "nothing" else value
     return value
+
+
+REWARD_IDS = re.compile(r"\b(?:" + "|".join(reward.value for reward in Reward) + r")\b")
+BUILDING_IDS = re.compile(r"\b(?:farm|warehouse|silo)\b")
 
 
 @register.filter
@@ -77,6 +92,9 @@ LABELS = {
     "territory:lake": _("lake"),
     "territory:field": _("field"),
     "territory:mountain": _("mountain"),
+    "building:farm": _("farm"),
+    "building:warehouse": _("warehouse"),
+    "building:silo": _("silo"),
     "forest": _("Forest"),
     "lake": _("Lake"),
     "field": _("Field"),

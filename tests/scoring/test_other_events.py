@@ -111,7 +111,7 @@ def test_a_correction_cannot_give_back_what_is_not_held(member_client: Client, g
     assert entry.stage == "changes" and entry.response.status_code == 422
     assert "Red holds 0 blue-circle, cannot give back 1" in entry.html
     entry.tap("add:rewards:blue-circle:1", times=2).tap("done:changes", note="forgot the fur")
-    assert "Correction for Red: +1 blue-circle, +1 nuggets (forgot the fur)." in entry.html
+    assert "Correction for Red: +1 blue circle, +1 nuggets (forgot the fur)." in entry.html
     entry.tap("save")
     assert game.events.get().data["note"] == "forgot the fur"
 
