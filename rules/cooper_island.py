@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from .errors import CooperIslandError
-from .explanation import Step
+from .explanation import Message, Step
 from .explanation import gettext_noop as _
 from .fields import Fields, describe, whole_number
 from .sheets import SheetResult, TieBreak, rank_scores, read_players, read_whole_list, tie_break_steps
@@ -57,7 +57,9 @@ def parse_cooper_island(data: object) -> tuple[Settler, ...]:
     """Parse a ``cooper-island-sheet/1`` JSON value; :class:`CooperIslandError` names player and field."""
     fields = Fields(data, CooperIslandError)
     if fields.raw("format") != FORMAT:
-        raise fields.fail("format", f"must be '{FORMAT}', not {describe(fields.raw('format'))}")
+        raise fields.fail(
+            "format", Message(_("must be '{format}', not {value}"), format=FORMAT, value=describe(fields.raw("format")))
+        )
     players = read_players(fields, _settler)
     fields.done()
     _check_royal_orders(players)
@@ -67,12 +69,14 @@ def parse_cooper_island(data: object) -> tuple[Settler, ...]:
 def _settler(fields: Fields, name: str) -> Settler:
     spaces = read_whole_list(fields, "spaces_past_logbook", 0, 999)
     if len(spaces) != 2:
-        raise fields.fail("spaces_past_logbook", f"one number per ship (2), not {len(spaces)}")
+        raise fields.fail("spaces_past_logbook", Message(_("one number per ship (2), not {count}"), count=len(spaces)))
     orders = {}
     for card, points in fields.mapping("royal_orders").items():
         number = int(card) if card.isdigit() else 0
         if number not in ROYAL_ORDER_CARDS:
-            raise fields.fail("royal_orders", f"{describe(card)} is not a royal order card (1 to 8)")
+            raise fields.fail(
+                "royal_orders", Message(_("{value} is not a royal order card (1 to 8)"), value=describe(card))
+            )
         orders[number] = whole_number(points, 0, 999, lambda message: fields.fail("royal_orders", message))
     leftovers_fields = fields.nested("leftovers")
     leftovers = {key: leftovers_fields.whole(key) for key in LEFTOVERS}
@@ -96,17 +100,26 @@ def _check_royal_orders(players: tuple[Settler, ...]) -> None:
         for card in sorted(player.royal_orders):
             if card not in allowed:
                 raise CooperIslandError(
-                    f"card {card} is not in play with {len(players)} players", (player.name, "royal_orders")
+                    Message(_("card {card} is not in play with {count} players"), card=card, count=len(players)),
+                    (player.name, "royal_orders"),
                 )
             if card in holder:
                 raise CooperIslandError(
-                    f"card {card} holds one worker, already {holder[card]}'s", (player.name, "royal_orders")
+                    Message(_("card {card} holds one worker, already {holder}'s"), card=card, holder=holder[card]),
+                    (player.name, "royal_orders"),
                 )
             holder[card] = player.name
             if len(holder) > in_play:
                 raise CooperIslandError(
-                    f"only {in_play} royal order cards are in play with {len(players)} players, "
-                    f"and card {card} would be one more",
+                    Message(
+                        _(
+                            "only {limit} royal order cards are in play with {count} players, and card {card} "
+                            "would be one more"
+                        ),
+                        limit=in_play,
+                        count=len(players),
+                        card=card,
+                    ),
                     (player.name, "royal_orders"),
                 )
 

@@ -7,7 +7,8 @@ from typing import Final, Protocol
 
 from . import cooper_island, record, small_islands
 from .errors import RulesError
-from .explanation import Section
+from .explanation import Message, Section
+from .explanation import gettext_noop as _
 from .fields import describe
 from .okanagan import score_okanagan
 
@@ -38,5 +39,11 @@ def score_document(data: object) -> Result:
     scorer = SCORERS.get(document_format) if isinstance(document_format, str) else None
     if scorer is None:
         formats = ", ".join(SCORERS)
-        raise RulesError(f"the document's 'format' must be one of {formats}, not {describe(document_format)}")
+        raise RulesError(
+            Message(
+                _("the document's 'format' must be one of {formats}, not {value}"),
+                formats=formats,
+                value=describe(document_format),
+            )
+        )
     return scorer(data)

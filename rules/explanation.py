@@ -42,6 +42,21 @@ class Step(NamedTuple):
         return {"rule": self.rule, "text": self.text}
 
 
+class Message(str):
+    """A sentence for a player, such as an error: the English text, which it is, plus the template it
+    was made from (marked for translation) and the template's params, so that the site can say it in
+    the reader's language."""
+
+    template: str
+    params: Mapping[str, str | int]
+
+    def __new__(cls, template: str, **params: str | int) -> Message:
+        message = super().__new__(cls, template.format_map(params))
+        message.template = template
+        message.params = params
+        return message
+
+
 def names(players: Iterable[str]) -> str:
     """Player names joined for a sentence: ``Ann, Ben``."""
     return ", ".join(players)

@@ -10,6 +10,8 @@ from enum import StrEnum
 from functools import cache
 
 from .errors import RulesError
+from .explanation import Message
+from .explanation import gettext_noop as _
 
 MAX_WHOLE = 999_999
 """No count in any format may exceed this: it keeps absurd numbers out with a clear message."""
@@ -26,7 +28,7 @@ class Fields:
 
     def __init__(self, value: object, error: type[RulesError], where: tuple[str, ...] = ()) -> None:
         if not isinstance(value, dict):
-            raise error(f"must be an object, not {describe(value)}", where)
+            raise error(Message(_("must be an object, not {value}"), value=describe(value)), where)
         self.value: dict[str, object] = value
         self.error = error
         self.where = where
@@ -45,14 +47,14 @@ class Fields:
         """The value of a required field."""
         self._read.add(key)
         if key not in self.value or self.value[key] is None:
-            raise self.error(f"the field '{key}' is missing", self.where)
+            raise self.error(Message(_("the field '{key}' is missing"), key=key), self.where)
         return self.value[key]
 
     def text(self, key: str) -> str:
         """A required non-empty string."""
         value = self.raw(key)
         if not isinstance(value, str) or not value.strip():
-            raise self.fail(key, f"must be a non-empty text, not {describe(value)}")
+            raise self.fail(key, Message(_("must be a non-empty text, not {value}"), value=describe(value)))
         return value
 
     def whole(self, key: str, low: int = 0, high: int = MAX_WHOLE, default: int | None = None) -> int:
@@ -65,7 +67,7 @@ class Fields:
         """A required ``true`` or ``false``."""
         value = self.raw(key)
         if not isinstance(value, bool):
-            raise self.fail(key, f"must be true or false, not {describe(value)}")
+            raise self.fail(key, Message(_("must be true or false, not {value}"), value=describe(value)))
         return value
 
     def choice[E: StrEnum](self, key: str, kind: type[E]) -> E:
@@ -76,14 +78,14 @@ class Fields:
         """A required JSON array."""
         value = self.raw(key)
         if not isinstance(value, list):
-            raise self.fail(key, f"must be a list, not {describe(value)}")
+            raise self.fail(key, Message(_("must be a list, not {value}"), value=describe(value)))
         return value
 
     def mapping(self, key: str) -> dict[str, object]:
         """A required JSON object, as a plain dict."""
         value = self.raw(key)
         if not isinstance(value, dict):
-            raise self.fail(key, f"must be an object, not {describe(value)}")
+            raise self.fail(key, Message(_("must be an object, not {value}"), value=describe(value)))
         return value
 
     def nested(self, key: str) -> Fields:
@@ -94,7 +96,7 @@ class Fields:
         """Refuse any field that was not read: a misspelt field must not be silently ignored."""
         unknown = sorted(set(self.value) - self._read)
         if unknown:
-            raise self.error(f"unknown field '{unknown[0]}'", self.where)
+            raise self.error(Message(_("unknown field '{key}'"), key=unknown[0]), self.where)
 
 
 def whole_number(value: object, low: int, high: int, fail: Callable[[str], RulesError]) -> int:
@@ -102,9 +104,9 @@ def whole_number(value: object, low: int, high: int, fail: Callable[[str], Rules
     if isinstance(value, bool) or not isinstance(value, int):
         if isinstance(value, float) and value.is_integer() and low <= value <= high:
             return int(value)
-        raise fail(f"must be a whole number, not {describe(value)}")
+        raise fail(Message(_("must be a whole number, not {value}"), value=describe(value)))
     if not low <= value <= high:
-        raise fail(f"must be from {low} to {high}, not {value}")
+        raise fail(Message(_("must be from {low} to {high}, not {value}"), low=low, high=high, value=value))
     return value
 
 
@@ -120,4 +122,4 @@ def identifier[E: StrEnum](value: object, kind: type[E], fail: Callable[[str], R
     if member is not None:
         return member
     allowed = ", ".join(member.value for member in kind)
-    raise fail(f"{describe(value)} is not one of: {allowed}")
+    raise fail(Message(_("{value} is not one of: {allowed}"), value=describe(value), allowed=allowed))

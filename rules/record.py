@@ -26,6 +26,8 @@ from .components import (
     whole_game_buildings,
 )
 from .errors import RecordError, RulesError
+from .explanation import Message
+from .explanation import gettext_noop as _
 from .fields import MAX_WHOLE, Fields, describe, identifier
 
 FORMAT: Final = "okanagan-record/1"
@@ -189,20 +191,27 @@ class ObjectiveCard:
         return {"kind": self.kind.value, "rewards": [reward.value for reward in self.rewards]}
 
 
-def check_card(card: ObjectiveCard) -> str | None:
+def check_card(card: ObjectiveCard) -> Message | None:
     """Why ``card`` cannot exist, or ``None`` when it can."""
     allowed = OBJECTIVE_REWARD_COUNTS[card.kind]
     if len(set(card.rewards)) != len(card.rewards):
-        return "a card shows each reward once"
+        return Message(_("a card shows each reward once"))
     if len(card.rewards) not in allowed:
         low, high = allowed[0], allowed[-1]
-        span = str(low) if low == high else f"{low} to {high}"
-        return f"a {card.kind.value} card shows {span} rewards, not {len(card.rewards)}"
+        counts = {
+            ObjectiveKind.SPECIFIC: _("a specific card shows 1 reward, not {count}"),
+            ObjectiveKind.TERRITORY: _("a territory card shows {low} to {high} rewards, not {count}"),
+            ObjectiveKind.SHAPE: _("a shape card shows {low} to {high} rewards, not {count}"),
+        }
+        return Message(counts[card.kind], low=low, high=high, count=len(card.rewards))
     if card.kind is ObjectiveKind.TERRITORY and len({reward.colour for reward in card.rewards}) > 1:
-        return "a territory card's rewards are all of one colour"
+        return Message(_("a territory card's rewards are all of one colour"))
     if card.kind is ObjectiveKind.SHAPE and len({reward.shape for reward in card.rewards}) > 1:
-        return "a shape card's rewards are all of one shape"
+        return Message(_("a shape card's rewards are all of one shape"))
     return None
+
+
+CHOOSE_FIRST_ONLY_IN_TERRITORY: Final = Message(_("'choose_first' can only be taken in a completed territory"))
 
 
 # Events ------------------------------------------------------------------------------------------
@@ -346,7 +355,9 @@ def parse_record(data: object) -> Record:
     fields = Fields(data, RecordError)
     record_format = fields.raw("format")
     if record_format != FORMAT:
-        raise fields.fail("format", f"must be '{FORMAT}', not {describe(record_format)}")
+        raise fields.fail(
+            "format", Message(_("must be '{format}', not {value}"), format=FORMAT, value=describe(record_format))
+        )
     players = parse_players(fields.array("players"))
     options = parse_options(fields.nested("options")) if fields.has("options") else Options()
     reader = _EventReader(players)
@@ -368,14 +379,16 @@ def parse_special_action(players: tuple[str, ...], value: object) -> SpecialActi
 def parse_players(value: list[object]) -> tuple[str, ...]:
     """2 to 4 distinct non-empty names."""
     if len(value) not in PLAYER_COUNTS:
-        raise RecordError(f"there must be 2 to 4 players, not {len(value)}", ("players",))
+        raise RecordError(Message(_("there must be 2 to 4 players, not {count}"), count=len(value)), ("players",))
     for name in value:
         if not isinstance(name, str) or not name.strip():
-            raise RecordError(f"a player's name must be a non-empty text, not {describe(name)}", ("players",))
+            raise RecordError(
+                Message(_("a player's name must be a non-empty text, not {value}"), value=describe(name)), ("players",)
+            )
     names = tuple(str(name) for name in value)
     duplicates = sorted({name for name in names if names.count(name) > 1})
     if duplicates:
-        raise RecordError(f"'{duplicates[0]}' is named twice", ("players",))
+        raise RecordError(Message(_("'{name}' is named twice"), name=duplicates[0]), ("players",))
     return names
 
 
@@ -401,7 +414,7 @@ def parse_bag(value: object, where: tuple[str, ...], *, signed: bool = False) ->
         reward = identifier(key, Reward, lambda message: RecordError(message, where))
         count = fields.whole(key, -MAX_WHOLE if signed else 1, MAX_WHOLE)
         if count == 0:
-            raise fields.fail(key, "a count must not be 0")
+            raise fields.fail(key, Message(_("a count must not be 0")))
         bag[reward] = count
     return bag
 
@@ -431,7 +444,13 @@ class _EventReader:
 
     def known(self, name: object, fail: _Fail) -> str:
         if not isinstance(name, str) or name not in self.players:
-            raise fail(f"{describe(name)} is not a player of this game ({', '.join(self.players)})")
+            raise fail(
+                Message(
+                    _("{value} is not a player of this game ({players})"),
+                    value=describe(name),
+                    players=", ".join(self.players),
+                )
+            )
         return name
 
     def territory(self, fields: Fields) -> TerritoryEvent:
@@ -472,17 +491,19 @@ class _EventReader:
             limit = self.building_limits[building]
             count = fields.whole(key)
             if count > limit:
-                raise fields.fail(
-                    key,
-                    f"a player has {limit} {building.value}s in a {len(self.players)}-player game, not {count}",
-                )
+                plural = {
+                    Building.FARM: _("a player has {limit} farms in a {players}-player game, not {count}"),
+                    Building.WAREHOUSE: _("a player has {limit} warehouses in a {players}-player game, not {count}"),
+                    Building.SILO: _("a player has {limit} silos in a {players}-player game, not {count}"),
+                }
+                raise fields.fail(key, Message(plural[building], limit=limit, players=len(self.players), count=count))
             counts[building] = count
         return counts
 
     def volcano(self, fields: Fields) -> VolcanoEvent:
         action = self.special_action(fields.nested("special_action"))
         if isinstance(action, ChooseFirst):
-            raise fields.fail("special_action", "'choose_first' can only be taken in a completed territory")
+            raise fields.fail("special_action", CHOOSE_FIRST_ONLY_IN_TERRITORY)
         return VolcanoEvent(self.player(fields, "player"), action)
 
     def beaver_dam(self, fields: Fields) -> BeaverDamEvent:
@@ -491,7 +512,14 @@ class _EventReader:
     def objectives(self, fields: Fields) -> ObjectivesEvent:
         cards_value = fields.array("cards")
         if len(cards_value) > MAX_OBJECTIVE_CARDS:
-            raise fields.fail("cards", f"a player keeps at most {MAX_OBJECTIVE_CARDS} cards, not {len(cards_value)}")
+            raise fields.fail(
+                "cards",
+                Message(
+                    _("a player keeps at most {limit} cards, not {count}"),
+                    limit=MAX_OBJECTIVE_CARDS,
+                    count=len(cards_value),
+                ),
+            )
         cards = tuple(self.card(card, ("cards", str(number))) for number, card in enumerate(cards_value))
         return ObjectivesEvent(self.player(fields, "player"), cards)
 
@@ -514,7 +542,7 @@ class _EventReader:
     def adjust(self, fields: Fields) -> AdjustEvent:
         note = fields.raw("note") if fields.has("note") else ""
         if not isinstance(note, str):
-            raise fields.fail("note", f"must be a text, not {describe(note)}")
+            raise fields.fail("note", Message(_("must be a text, not {value}"), value=describe(note)))
         return AdjustEvent(
             player=self.player(fields, "player"),
             rewards=parse_bag(fields.raw("rewards"), ("rewards",), signed=True) if fields.has("rewards") else {},
@@ -537,7 +565,7 @@ class _EventReader:
             case SpecialActionKind.REWARD_OF_SHAPE:
                 shape, reward = fields.choice("shape", Shape), fields.choice("reward", Reward)
                 if reward.shape is not shape:
-                    raise fields.fail("reward", f"{reward.value} is not a {shape.value}")
+                    raise fields.fail("reward", Message(_("{reward} is not a {shape}"), reward=reward, shape=shape))
                 action = RewardOfShape(shape, reward)
             case SpecialActionKind.TWO_REWARDS:
                 action = TwoRewards(fields.choice("reward", Reward))
@@ -561,11 +589,13 @@ class _EventReader:
     def swaps(self, fields: Fields) -> tuple[tuple[Reward, Reward], ...]:
         swaps_value = fields.array("swaps")
         if len(swaps_value) not in (1, 2):
-            raise fields.fail("swaps", f"an exchange makes 1 or 2 swaps, not {len(swaps_value)}")
+            raise fields.fail(
+                "swaps", Message(_("an exchange makes 1 or 2 swaps, not {count}"), count=len(swaps_value))
+            )
         swaps = []
         for swap in swaps_value:
             if not isinstance(swap, list) or len(swap) != 2:
-                raise fields.fail("swaps", f"each swap is [given, taken], not {describe(swap)}")
+                raise fields.fail("swaps", Message(_("each swap is [given, taken], not {value}"), value=describe(swap)))
             given, taken = (identifier(item, Reward, lambda message: fields.fail("swaps", message)) for item in swap)
             swaps.append((given, taken))
         return tuple(swaps)

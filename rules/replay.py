@@ -5,7 +5,7 @@ one event to a state, checking that it is legal there.
 from __future__ import annotations
 
 from .errors import RecordError
-from .explanation import Step
+from .explanation import Message, Step
 from .explanation import gettext_noop as _
 from .game import EventOutcome, GameState, new_game
 from .record import (
@@ -69,7 +69,7 @@ def _apply(state: GameState, event: Event, index: int) -> list[Step]:
             ]
         case BeaverDamEvent(player=player, reward=reward):
             if not state.available(reward):
-                raise RecordError(f"no {reward.value} is left in the supply", ("reward",))
+                raise RecordError(Message(_("no {reward} is left in the supply"), reward=reward), ("reward",))
             state.take(player, reward)
             return [
                 Step(
@@ -89,7 +89,7 @@ def _apply(state: GameState, event: Event, index: int) -> list[Step]:
             ]
         case RoundEndEvent():
             if state.round != 1:
-                raise RecordError("round 1 has already ended: a game has two rounds")
+                raise RecordError(Message(_("round 1 has already ended: a game has two rounds")))
             state.round = 2
             return [Step("okanagan.round.end", _("Round 1 is over; round 2 begins."))]
         case AdjustEvent():
@@ -101,19 +101,44 @@ def _adjust(state: GameState, event: AdjustEvent) -> list[Step]:
     for reward, change in event.rewards.items():
         if holding.rewards[reward] + change < 0:
             raise RecordError(
-                f"{event.player} holds {holding.rewards[reward]} {reward.value}, cannot give back {-change}",
+                Message(
+                    _("{player} holds {held} {reward}, cannot give back {count}"),
+                    player=event.player,
+                    held=holding.rewards[reward],
+                    reward=reward,
+                    count=-change,
+                ),
                 ("rewards",),
             )
         if change > state.available(reward):
             raise RecordError(
-                f"only {state.available(reward)} {reward.value} left in the supply, cannot take {change}", ("rewards",)
+                Message(
+                    _("only {left} {reward} left in the supply, cannot take {count}"),
+                    left=state.available(reward),
+                    reward=reward,
+                    count=change,
+                ),
+                ("rewards",),
             )
     if holding.nuggets + event.nuggets < 0:
         raise RecordError(
-            f"{event.player} holds {holding.nuggets} nuggets, cannot give back {-event.nuggets}", ("nuggets",)
+            Message(
+                _("{player} holds {held} nuggets, cannot give back {count}"),
+                player=event.player,
+                held=holding.nuggets,
+                count=-event.nuggets,
+            ),
+            ("nuggets",),
         )
     if event.nuggets > state.nuggets_left:
-        raise RecordError(f"only {state.nuggets_left} nugget cards are left, cannot take {event.nuggets}", ("nuggets",))
+        raise RecordError(
+            Message(
+                _("only {left} nugget cards are left, cannot take {count}"),
+                left=state.nuggets_left,
+                count=event.nuggets,
+            ),
+            ("nuggets",),
+        )
     for reward, change in event.rewards.items():
         if change > 0:
             state.take(event.player, reward, change)

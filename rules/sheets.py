@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from .explanation import Section, Step
+from .explanation import Message, Section, Step
 from .explanation import gettext_noop as _
 from .fields import Fields, describe
 from .ranking import competition_ranks
@@ -15,14 +15,14 @@ def read_players[T](fields: Fields, read_one: Callable[[Fields, str], T]) -> tup
     """The sheet's 1 to 4 players, each read by ``read_one(fields, name)``; names distinct."""
     values = fields.array("players")
     if not 1 <= len(values) <= 4:
-        raise fields.fail("players", f"there must be 1 to 4 players, not {len(values)}")
+        raise fields.fail("players", Message(_("there must be 1 to 4 players, not {count}"), count=len(values)))
     players = []
     seen: set[str] = set()
     for number, value in enumerate(values, start=1):
         player = Fields(value, fields.error, (f"player {number}",))
         name = player.text("name")
         if name in seen:
-            raise fields.fail("players", f"'{name}' is named twice")
+            raise fields.fail("players", Message(_("'{name}' is named twice"), name=name))
         seen.add(name)
         player.where = (name,)
         players.append(read_one(player, name))
@@ -35,7 +35,15 @@ def read_whole_list(fields: Fields, key: str, low: int, high: int) -> tuple[int,
     numbers = []
     for item in fields.array(key):
         if isinstance(item, bool) or not isinstance(item, int) or not low <= item <= high:
-            raise fields.fail(key, f"each value must be a whole number from {low} to {high}, not {describe(item)}")
+            raise fields.fail(
+                key,
+                Message(
+                    _("each value must be a whole number from {low} to {high}, not {value}"),
+                    low=low,
+                    high=high,
+                    value=describe(item),
+                ),
+            )
         numbers.append(item)
     return tuple(numbers)
 

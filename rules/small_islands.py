@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from .errors import SmallIslandsError
-from .explanation import Step
+from .explanation import Message, Step
 from .explanation import gettext_noop as _
 from .fields import Fields, describe
 from .sheets import (
@@ -77,23 +77,34 @@ def parse_small_islands(data: object) -> SmallIslandsSheet:
     """Parse a ``small-islands-sheet/1`` JSON value; :class:`SmallIslandsError` names player and field."""
     fields = Fields(data, SmallIslandsError)
     if fields.raw("format") != FORMAT:
-        raise fields.fail("format", f"must be '{FORMAT}', not {describe(fields.raw('format'))}")
+        raise fields.fail(
+            "format", Message(_("must be '{format}', not {value}"), format=FORMAT, value=describe(fields.raw("format")))
+        )
     players = read_players(fields, _islander)
     held = sum(len(player.discoveries) for player in players)
     if held > DISCOVERY_TOKENS:
-        raise fields.fail("players", f"the box holds {DISCOVERY_TOKENS} discovery tokens, but the players hold {held}")
+        raise fields.fail(
+            "players",
+            Message(
+                _("the box holds {limit} discovery tokens, but the players hold {count}"),
+                limit=DISCOVERY_TOKENS,
+                count=held,
+            ),
+        )
     last_tile_by = fields.text("last_tile_by") if fields.has("last_tile_by") else None
     if last_tile_by is not None and last_tile_by not in {player.name for player in players}:
-        raise fields.fail("last_tile_by", f"'{last_tile_by}' is not a player of this sheet")
+        raise fields.fail("last_tile_by", Message(_("'{name}' is not a player of this sheet"), name=last_tile_by))
     alexis = None
     if fields.has("alexis"):
         if len(players) != 1:
-            raise fields.fail("alexis", "Alexis plays only in a solo game (one player)")
+            raise fields.fail("alexis", Message(_("Alexis plays only in a solo game (one player)")))
         card = fields.nested("alexis")
         alexis = Alexis(card.whole("base"), card.whole("per_house"), card.whole("houses", 0, HOUSES))
         card.done()
     elif len(players) == 1:
-        raise SmallIslandsError("a solo game needs the Alexis card: 'alexis' with base, per_house and houses")
+        raise SmallIslandsError(
+            Message(_("a solo game needs the Alexis card: 'alexis' with base, per_house and houses"))
+        )
     fields.done()
     return SmallIslandsSheet(players, last_tile_by, alexis)
 

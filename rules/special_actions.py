@@ -11,10 +11,11 @@ from dataclasses import dataclass
 
 from .components import Reward, SpecialActionKind
 from .errors import RecordError
-from .explanation import Step
+from .explanation import Message, Step
 from .explanation import gettext_noop as _
 from .game import GameState
 from .record import (
+    CHOOSE_FIRST_ONLY_IN_TERRITORY,
     ChooseFirst,
     Exchange,
     Gifts,
@@ -127,7 +128,9 @@ def _apply(state: GameState, player: str, action: SpecialAction, in_territory: b
             ]
         case RewardOfShape(shape=shape, reward=reward):
             if not state.available(reward):
-                raise RecordError(f"no {reward.value} is left in the supply: choose another {shape.value}")
+                raise RecordError(
+                    Message(_("no {reward} is left in the supply: choose another {shape}"), reward=reward, shape=shape)
+                )
             state.take(player, reward)
             return [
                 Step(rule, _("{player} takes a {reward} from the supply."), params | {"reward": reward}),
@@ -155,7 +158,7 @@ def _apply(state: GameState, player: str, action: SpecialAction, in_territory: b
             return steps
         case ChooseFirst():
             if not in_territory:
-                raise RecordError("'choose_first' can only be taken in a completed territory")
+                raise RecordError(CHOOSE_FIRST_ONLY_IN_TERRITORY)
             return [Step(rule, _("{player} will choose their rewards first."), params)]
         case NewObjectives():
             return [Step(rule, _("{player} draws 2 objective cards and discards 2."), params)]
@@ -171,15 +174,17 @@ def _apply(state: GameState, player: str, action: SpecialAction, in_territory: b
 
 def _gifts(state: GameState, player: str, givers: Mapping[str, Reward], rule: str) -> list[Step]:
     if player in givers:
-        raise RecordError(f"{player} cannot give a gift to themself", ("from",))
+        raise RecordError(Message(_("{player} cannot give a gift to themself"), player=player), ("from",))
     for other in state.players:
         holding = state.holdings[other]
         if other != player and holding.tokens and other not in givers:
-            raise RecordError(f"{other} holds tokens and must give one to {player}", ("from",))
+            raise RecordError(
+                Message(_("{giver} holds tokens and must give one to {player}"), giver=other, player=player), ("from",)
+            )
         if other in givers and not holding.tokens:
-            raise RecordError(f"{other} holds no token and gives nothing", ("from",))
+            raise RecordError(Message(_("{giver} holds no token and gives nothing"), giver=other), ("from",))
         if other in givers and not holding.rewards[givers[other]]:
-            raise RecordError(f"{other} holds no {givers[other].value} to give", ("from",))
+            raise RecordError(_holds_none(other, givers[other]), ("from",))
     for giver, reward in givers.items():
         state.hand_over(giver, player, reward)
     gifts = ", ".join(f"{giver}: {reward}" for giver, reward in givers.items())
@@ -196,11 +201,11 @@ def _gifts(state: GameState, player: str, givers: Mapping[str, Reward], rule: st
 
 def _trade(state: GameState, player: str, trade: Trade, rule: str) -> list[Step]:
     if trade.partner == player:
-        raise RecordError(f"{player} cannot trade with themself", ("with",))
+        raise RecordError(Message(_("{player} cannot trade with themself"), player=player), ("with",))
     if not state.holdings[player].rewards[trade.give]:
-        raise RecordError(f"{player} holds no {trade.give.value} to give", ("give",))
+        raise RecordError(_holds_none(player, trade.give), ("give",))
     if not state.holdings[trade.partner].rewards[trade.get]:
-        raise RecordError(f"{trade.partner} holds no {trade.get.value} to give", ("get",))
+        raise RecordError(_holds_none(trade.partner, trade.get), ("get",))
     state.hand_over(player, trade.partner, trade.give)
     state.hand_over(trade.partner, player, trade.get)
     return [
@@ -215,16 +220,19 @@ def _trade(state: GameState, player: str, trade: Trade, rule: str) -> list[Step]
 def _exchange(
     state: GameState, player: str, kind: SpecialActionKind, swaps: tuple[tuple[Reward, Reward], ...], rule: str
 ) -> list[Step]:
-    same = "colour" if kind is SpecialActionKind.EXCHANGE_SHAPE else "shape"
-    other = "shape" if kind is SpecialActionKind.EXCHANGE_SHAPE else "colour"
+    mismatch = (
+        _("{given} for {taken} is not the same colour and another shape")
+        if kind is SpecialActionKind.EXCHANGE_SHAPE
+        else _("{given} for {taken} is not the same shape and another colour")
+    )
     steps = []
     for given, taken in swaps:
         if not _fits(kind, given, taken):
-            raise RecordError(f"{given.value} for {taken.value} is not the same {same} and another {other}", ("swaps",))
+            raise RecordError(Message(mismatch, given=given, taken=taken), ("swaps",))
         if not state.holdings[player].rewards[given]:
-            raise RecordError(f"{player} holds no {given.value} to give", ("swaps",))
+            raise RecordError(_holds_none(player, given), ("swaps",))
         if not state.available(taken):
-            raise RecordError(f"no {taken.value} is left in the supply", ("swaps",))
+            raise RecordError(Message(_("no {reward} is left in the supply"), reward=taken), ("swaps",))
         state.give_back(player, given)
         state.take(player, taken)
         steps.append(
@@ -235,3 +243,7 @@ def _exchange(
             )
         )
     return steps
+
+
+def _holds_none(player: str, reward: Reward) -> Message:
+    return Message(_("{player} holds no {reward} to give"), player=player, reward=reward)

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from .components import Building, Reward, Territory
 from .errors import RecordError
-from .explanation import Step, names
+from .explanation import Message, Step, names
 from .explanation import gettext_noop as _
 from .game import GameState, TerritoryOutcome
 from .record import Bag, ChooseFirst, LoneChoice, TerritoryEvent
@@ -65,22 +65,39 @@ class InfluenceReport:
             if self.ties:
                 tied = self.ties[0]
                 raise RecordError(
-                    f"{names(tied)} tie with {self.influence[tied[0]]} influence: 'order' must say how "
-                    f"{self.closed_by}, who closed the {self.territory.value}, ordered them",
+                    Message(
+                        _(
+                            "{tied} tie with {influence} influence: 'order' must say how {closer}, who closed "
+                            "the {territory}, ordered them"
+                        ),
+                        tied=names(tied),
+                        influence=self.influence[tied[0]],
+                        closer=self.closed_by,
+                        territory=self.territory,
+                    ),
                     ("order",),
                 )
             order = self.default_order
         order = tuple(order)
         if sorted(order) != sorted(self.influence):
             raise RecordError(
-                f"must list every player with influence once ({names(self.influence)}), not {names(order) or 'nobody'}",
+                Message(
+                    _("must list every player with influence once ({expected}), not {given}"),
+                    expected=names(self.influence),
+                    given=names(order) or _("nobody"),
+                ),
                 ("order",),
             )
         for before, after in zip(order, order[1:], strict=False):
             if self.influence[before] < self.influence[after]:
                 raise RecordError(
-                    f"puts {before} ({self.influence[before]}) before {after} ({self.influence[after]}): "
-                    "only tied players may be ordered freely",
+                    Message(
+                        _("puts {before} ({first}) before {after} ({second}): only tied players may be ordered freely"),
+                        before=before,
+                        first=self.influence[before],
+                        after=after,
+                        second=self.influence[after],
+                    ),
                     ("order",),
                 )
         steps = [
@@ -174,8 +191,14 @@ def special_action_recipient(
         )
     if lone_choice is None:
         raise RecordError(
-            f"{lone} is alone in the {report.territory.value}: 'lone_choice' must say whether "
-            f"{lone} took the special action or the rewards",
+            Message(
+                _(
+                    "{player} is alone in the {territory}: 'lone_choice' must say whether {player} took the special "
+                    "action or the rewards"
+                ),
+                player=lone,
+                territory=report.territory,
+            ),
             ("lone_choice",),
         )
     if lone_choice is LoneChoice.REWARDS:
@@ -261,7 +284,9 @@ class CollectionPlan:
         collectors = dict(self.collectors)
         for player, pick in picks.items():
             if player not in collectors and pick:
-                raise RecordError(f"{player} has no influence here and cannot collect", ("picks",))
+                raise RecordError(
+                    Message(_("{player} has no influence here and cannot collect"), player=player), ("picks",)
+                )
         complete = {player: picks.get(player, {}) for player, _influence in self.collectors}
         steps = []
         for turn in self.turns(complete):
@@ -289,12 +314,26 @@ def _check_pick(turn: CollectionTurn, pick: Bag) -> None:
     for reward, count in pick.items():
         if count > turn.left.get(reward, 0):
             raise RecordError(
-                f"{turn.player} took {count} {reward.value} but the pool had {turn.left.get(reward, 0)} left",
+                Message(
+                    _("{player} took {count} {reward} but the pool had {left} left"),
+                    player=turn.player,
+                    count=count,
+                    reward=reward,
+                    left=turn.left.get(reward, 0),
+                ),
                 ("picks",),
             )
     taken = sum(pick.values())
     if taken != turn.may_take:
-        raise RecordError(f"{turn.player} took {taken} tokens but may take {turn.may_take}", ("picks",))
+        raise RecordError(
+            Message(
+                _("{player} took {taken} tokens but may take {allowed}"),
+                player=turn.player,
+                taken=taken,
+                allowed=turn.may_take,
+            ),
+            ("picks",),
+        )
 
 
 def plan_collection(
@@ -362,14 +401,25 @@ def prepare_collection(state: GameState, event: TerritoryEvent) -> PreparedTerri
     steps = [*report.steps, *order_steps, *action_steps]
     action = event.special_action
     if action is not None and recipient is None:
-        reason = "nobody has influence here" if not report.influence else f"{report.lone} chose the rewards"
-        raise RecordError(f"no special action can be taken: {reason}", ("special_action",))
+        if not report.influence:
+            raise RecordError(
+                Message(_("no special action can be taken: nobody has influence here")), ("special_action",)
+            )
+        raise RecordError(
+            Message(_("no special action can be taken: {player} chose the rewards"), player=str(report.lone)),
+            ("special_action",),
+        )
     first = None
     if action is not None and recipient is not None:
         if isinstance(action, ChooseFirst) and report.lone is not None:
             raise RecordError(
-                f"{recipient} chose the special action instead of the rewards, so 'choose_first' gives nothing: "
-                "record lone_choice 'rewards' instead",
+                Message(
+                    _(
+                        "{player} chose the special action instead of the rewards, so 'choose_first' gives nothing: "
+                        "record lone_choice 'rewards' instead"
+                    ),
+                    player=recipient,
+                ),
                 ("special_action",),
             )
         first = recipient if isinstance(action, ChooseFirst) else None
@@ -390,7 +440,7 @@ def resolve_territory(state: GameState, event: TerritoryEvent, index: int) -> tu
     prepared = prepare_collection(state, event)
     lone = prepared.report.lone
     if lone is not None and lone == prepared.recipient and any(event.picks.values()):
-        raise RecordError(f"{lone} chose the special action and collects nothing", ("picks",))
+        raise RecordError(Message(_("{player} chose the special action and collects nothing"), player=lone), ("picks",))
     collected, pick_steps = prepared.plan.check(event.picks)
     for player, bag in collected.items():
         for reward, count in bag.items():

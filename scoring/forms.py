@@ -13,6 +13,7 @@ from django.utils.translation import gettext_lazy as _
 from rules import NuggetLadder, RecordError, parse_players, score_okanagan
 
 from .models import CODE_ALPHABET, CODE_LENGTH, NAME_LENGTH, Group, Profile
+from .wording import error_text, say
 
 MAX_RECORD_BYTES = 1_000_000
 
@@ -114,7 +115,7 @@ class NewGameForm(forms.Form):
         try:
             data["players"] = parse_players(list(names))
         except RecordError as error:
-            raise forms.ValidationError(error.message) from error
+            raise forms.ValidationError(say(error.message)) from error
         return data
 
 
@@ -135,7 +136,9 @@ class ImportForm(forms.Form):
         try:
             score_okanagan(data)
         except RecordError as error:
-            raise forms.ValidationError(_("This record is not valid: %(error)s"), params={"error": error}) from error
+            raise forms.ValidationError(
+                _("This record is not valid: %(error)s"), params={"error": error_text(error)}
+            ) from error
         if not isinstance(data, dict):  # parse_record accepted it, so it is an object
             raise forms.ValidationError(_("This record is not valid."))
         long_names = [name for name in data["players"] if len(name) > NAME_LENGTH]

@@ -28,6 +28,7 @@ from rules.disputes import (
 from rules.record import NuggetLadder, check_card
 
 from .models import NAME_LENGTH
+from .wording import say
 
 SEATS = 4
 MAX_FIGURE = 999
@@ -171,7 +172,7 @@ class SetsForm(forms.Form):
             card = ObjectiveCard(ObjectiveKind(kind), tuple(Reward(value) for value in data.get("card_rewards", [])))
             problem = check_card(card)
             if problem:
-                raise forms.ValidationError(problem)
+                raise forms.ValidationError(say(problem))
             data["card"] = card
         return data
 

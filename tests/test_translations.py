@@ -65,3 +65,35 @@ def test_the_catalogues_hold_every_string_of_the_code(tmp_path: Path) -> None:
     assert extracted == committed, (
         f"new: {sorted(extracted - committed)[:5]}, gone: {sorted(committed - extracted)[:5]}"
     )
+
+
+def entries(path: Path) -> list[tuple[str, str, list[str]]]:
+    """(msgid, msgid_plural, translations) of each entry of a .po file."""
+    found = []
+    for block in path.read_text(encoding="utf-8").split("\n\n"):
+
+        def field(name: str, block: str = block) -> str | None:
+            match = re.search(rf"^{name} ((?:\".*\"\n?)+)", block + "\n", flags=re.M)
+            return (
+                "".join(json.loads(part) for part in re.findall(r'"(?:[^"\\]|\\.)*"', match.group(1)))
+                if match
+                else None
+            )
+
+        msgid = field("msgid")
+        if msgid:
+            single = field("msgstr")
+            forms = [single] if single is not None else [f for n in range(6) if (f := field(rf"msgstr\[{n}\]"))]
+            found.append((msgid, field("msgid_plural") or "", [form for form in forms if form is not None]))
+    return found
+
+
+@pytest.mark.parametrize("catalogue", CATALOGUES, ids=lambda path: path.parent.parent.name)
+def test_every_translation_keeps_the_placeholders(catalogue: Path) -> None:
+    placeholder = re.compile(r"\{\w+\}|%\(\w+\)[sd]")
+    for msgid, plural, forms in entries(catalogue):
+        wanted = set(placeholder.findall(msgid + plural))
+        for form in forms:
+            found = set(placeholder.findall(form))
+            # A plural form may leave out the count ("1 card" said without the number).
+            assert found == wanted or (plural and found <= wanted), f"{msgid!r} → {form!r}"

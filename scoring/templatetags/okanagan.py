@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-import re
-
 from django import template
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
-from django.utils.translation import gettext
-from django.utils.translation import gettext_lazy as _
 
-from rules import Reward, Section, Shape, Step, Territory
+from rules import Reward, Shape
+from scoring.wording import explain, label, reward_label, say
 
 register = template.Library()
 
@@ -25,127 +22,26 @@ SHAPE_PATHS = {
 def token(reward: Reward | str, size: int = 24) -> SafeString:
     """A reward token as an SVG of its shape in its colour, labelled for screen readers."""
     reward = Reward(reward)
-    label = reward_label(reward)
+    text = reward_label(reward)
     return format_html(
         '<svg class="token {}" width="{}" height="{}" viewBox="0 0 24 24" role="img" aria-label="{}">'
         "<title>{}</title>{}</svg>",
         reward.colour.value,
         size,
         size,
-        label,
-        label,
+        text,
+        text,
         SafeString(SHAPE_PATHS[reward.shape]),
     )
 
 
-@register.filter
-def reward_label(reward: Reward | str) -> str:
-    """``blue circle``: the reward's colour and shape (the printed names are not all known)."""
-    reward = Reward(reward)
-    return gettext("{colour} {shape}").format(
-        colour=LABELS[f"colour:{reward.colour.value}"], shape=LABELS[f"shape:{reward.shape.value}"]
-    )
-
-
-@register.filter
-def explain(item: Step | Section) -> str:
-    """A step or a section title in the reader's language; rewards and territories named in it too."""
-    return gettext(item.message).format_map({key: _word(key, value) for key, value in item.params.items()})
-
-
-# Params that are lists the engine wrote out ("3 green-square, 1 green-circle", "1 farm × 3"): their
-# rewards and buildings are named in the reader's words too (not in names or notes players typed).
-LISTS = {"taken", "pool", "parts", "changes", "gifts", "rewards"}
-
-
-def _word(key: str, value: str | int) -> str | int:
-    if isinstance(value, Reward):
-        return reward_label(value)
-    if isinstance(value, Territory):
-        return str(LABELS[f"territory:{value.value}"])
-    if isinstance(value, str) and key in LISTS:
-        value = REWARD_IDS.sub(lambda match: reward_label(match.group(0)), value)
-        value = BUILDING_IDS.sub(lambda match: str(LABELS[f"building:{match.group(0)}"]), value)
-        return gettext("nothing") if value == "nothing" else value
-    return value
-
-
-REWARD_IDS = re.compile(r"\b(?:" + "|".join(reward.value for reward in Reward) + r")\b")
-BUILDING_IDS = re.compile(r"\b(?:farm|warehouse|silo)\b")
+register.filter(reward_label)
+register.filter(explain)
+register.filter(label)
+register.filter(say)
 
 
 @register.filter
 def get(mapping: object, key: object) -> object:
     """``mapping[key]``, or 0 when absent (for counters)."""
     return mapping.get(key, 0) if isinstance(mapping, dict) else 0
-
-
-LABELS = {
-    "colour:green": _("green"),
-    "colour:blue": _("blue"),
-    "colour:yellow": _("yellow"),
-    "colour:black": _("black"),
-    "shape:square": _("square"),
-    "shape:hexagon": _("hexagon"),
-    "shape:circle": _("circle"),
-    "territory:forest": _("forest"),
-    "territory:lake": _("lake"),
-    "territory:field": _("field"),
-    "territory:mountain": _("mountain"),
-    "building:farm": _("farm"),
-    "building:warehouse": _("warehouse"),
-    "building:silo": _("silo"),
-    "forest": _("Forest"),
-    "lake": _("Lake"),
-    "field": _("Field"),
-    "mountain": _("Mountain"),
-    "farm": _("Farm"),
-    "warehouse": _("Warehouse"),
-    "silo": _("Silo"),
-    "reward_of_shape": _("A reward of a shape"),
-    "two_rewards": _("Two rewards"),
-    "choose_first": _("Choose first"),
-    "gold_nugget": _("A gold nugget"),
-    "new_objectives": _("New objectives"),
-    "gifts": _("Gifts"),
-    "trade": _("Trade"),
-    "new_tiles": _("New tiles"),
-    "exchange_shape": _("Exchange a shape"),
-    "exchange_colour": _("Exchange a colour"),
-    "card:specific": _("Specific reward (3 VP each)"),
-    "card:shape": _("Shape set (7 VP)"),
-    "card:territory": _("Territory set (5 VP)"),
-    "stage:territory": _("Territory"),
-    "stage:rewards": _("Reward icons in it"),
-    "stage:buildings": _("Buildings"),
-    "stage:closer": _("Who closed it"),
-    "stage:order": _("Order of influence"),
-    "stage:lone": _("Alone in the territory"),
-    "stage:action": _("Special action"),
-    "stage:picks": _("Collection"),
-    "stage:player": _("Player"),
-    "stage:reward": _("Token from the supply"),
-    "stage:cards": _("Cards kept"),
-    "stage:changes": _("Correction"),
-    "stage:confirm": _("Check and save"),
-    "source:rulebook": _("Printed rulebook"),
-    "source:game_help": _("Game help"),
-    "source:inferred": _("The app's reading"),
-    "source:house_rule": _("House-rule option"),
-    "source:record_format": _("The app's record format"),
-    "game:okanagan": _("Okanagan"),
-    "game:small_islands": _("Small Islands"),
-    "game:cooper_island": _("Cooper Island"),
-    "volcano": _("Volcano"),
-    "beaver_dam": _("Beaver Dam"),
-    "objectives": _("Objective cards"),
-    "round_end": _("End of round 1"),
-    "adjust": _("Correction"),
-}
-
-
-@register.filter
-def label(value: object, prefix: str = "") -> str:
-    """The reader's word for an identifier of the record (a territory, a building, an action...)."""
-    key = f"{prefix}:{value}" if prefix else str(value)
-    return str(LABELS.get(key, value))

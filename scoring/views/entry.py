@@ -15,6 +15,7 @@ from scoring.entry import EVENT_KINDS, PROMO_KINDS, BadOp, Draft, Screen, analys
 from scoring.http import HtmxHttpRequest
 from scoring.log import StaleGame, change_log, stored_events
 from scoring.models import Game
+from scoring.wording import error_text
 
 
 @require_http_methods(["GET", "POST"])
@@ -64,7 +65,7 @@ def _entry(request: HtmxHttpRequest, game: Game, draft: Draft, editing: int | No
             screen = analyse(draft, state, index)
             screen.error = _("The game changed on another phone: check this step against the new state, then save.")
         except RecordError as error:
-            screen.error = _("This change would make a later event invalid: %(error)s") % {"error": error}
+            screen.error = _("This change would make a later event invalid: %(error)s") % {"error": error_text(error)}
     elif op and not damaged:
         screen = tap(screen, op, {key: request.POST.get(key, "") for key in request.POST}, state, index)
     screen.error = damaged or screen.error

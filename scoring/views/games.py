@@ -20,6 +20,7 @@ from scoring.forms import ImportForm, JoinForm, NewGameForm
 from scoring.http import HtmxHttpRequest
 from scoring.log import StaleGame, change_log, create_game, finish, reopen
 from scoring.models import Game, new_table_code, new_token
+from scoring.wording import error_text
 
 
 @require_http_methods(["GET", "POST"])
@@ -132,7 +133,9 @@ def event_delete(request: HtmxHttpRequest, game_id: int, index: int) -> HttpResp
     except StaleGame:
         messages.error(request, _("The game changed on another phone: here is the new state."))
     except RecordError as error:
-        messages.error(request, _("Event %(index)d cannot be deleted: %(error)s") % {"index": index, "error": error})
+        messages.error(
+            request, _("Event %(index)d cannot be deleted: %(error)s") % {"index": index, "error": error_text(error)}
+        )
     if request.htmx:
         return render(request, "scoring/game.html#game", game_context(request, game, member=is_member(request, game)))
     return redirect("game", game_id=game.pk)

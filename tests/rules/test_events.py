@@ -28,7 +28,7 @@ def test_objective_cards_are_checked_against_their_kind() -> None:
     def card_error(*cards: dict[str, object]) -> str:
         return error_of(record({"type": "objectives", "player": "Ann", "cards": list(cards)}))
 
-    assert "a specific card shows 1 rewards, not 2" in card_error(
+    assert "a specific card shows 1 reward, not 2" in card_error(
         {"kind": "specific", "rewards": ["blue-circle", "blue-square"]}
     )
     assert "a territory card's rewards are all of one colour" in card_error(

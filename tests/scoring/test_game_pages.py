@@ -74,7 +74,7 @@ def test_deleting_an_event_that_a_later_one_needs_is_refused_with_the_reason(mem
     game.refresh_from_db()
     response = member_client.post(f"/games/{game.pk}/events/0/delete/", {"revision": game.revision}, follow=True)
     page = response.content.decode()
-    assert "Event 0 cannot be deleted" in page and "event 0 (volcano)" in page
+    assert "Event 0 cannot be deleted: Event 0: Yellow holds no green circle to give" in page
     assert game.events.count() == 2
 
 

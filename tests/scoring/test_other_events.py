@@ -109,7 +109,7 @@ def test_a_correction_cannot_give_back_what_is_not_held(member_client: Client, g
     entry = new(member_client, game, "adjust").tap(f"set:player:{RED}")
     entry.tap("add:rewards:blue-circle:-1").tap("add:nuggets:1").tap("done:changes", note="forgot the fur")
     assert entry.stage == "changes" and entry.response.status_code == 422
-    assert "Red holds 0 blue-circle, cannot give back 1" in entry.html
+    assert "Red holds 0 blue circle, cannot give back 1" in entry.html
     entry.tap("add:rewards:blue-circle:1", times=2).tap("done:changes", note="forgot the fur")
     assert "Correction for Red: +1 blue circle, +1 nuggets (forgot the fur)." in entry.html
     entry.tap("save")
@@ -127,8 +127,7 @@ def test_an_edit_that_breaks_a_later_event_is_refused_with_the_reason(member_cli
     entry.tap("pick:green-square:1").tap("pick:green-hexagon:1").tap("done:picks")
     entry.tap("save")
     assert entry.response.status_code == 422
-    assert "This change would make a later event invalid: event 1 (volcano)" in entry.html
-    assert "Yellow holds no green-circle to give" in entry.html
+    assert "This change would make a later event invalid: Event 1: Yellow holds no green circle to give" in entry.html
     assert game.events.get(index=0).data == FOREST
 
 

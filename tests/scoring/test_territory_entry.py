@@ -114,3 +114,17 @@ def test_a_lone_player_chooses_and_the_choice_is_recorded(member_client: Client,
     assert entry.stage == "confirm"
     entry.tap("save")
     assert game.events.get().data["lone_choice"] == "rewards"
+
+
+def test_errors_and_explanations_speak_the_readers_language(member_client: Client, game: Game) -> None:
+    member_client.defaults["HTTP_ACCEPT_LANGUAGE"] = "ko"
+    entry = Entry(member_client, f"/games/{game.pk}/events/new/territory/")
+    entry.tap("set:territory:forest").tap("done:rewards")
+    entry.tap("add:buildings:0:farm:1", times=3)
+    assert "3인 게임에서 플레이어의 농장은 2개입니다. 3개가 아닙니다" in entry.html
+    member_client.defaults["HTTP_ACCEPT_LANGUAGE"] = "en"
+    enter_forest(member_client, game).tap("save")
+    member_client.defaults["HTTP_ACCEPT_LANGUAGE"] = "fr"
+    page = member_client.get(f"/games/{game.pk}/").content.decode()
+    assert "Red, Yellow sont à égalité avec 2 ; Red, qui a complété le territoire (forêt), les a placés" in page
+    assert "White (influence 4) prend 3 carré vert, 1 cercle vert." in page
