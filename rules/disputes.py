@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from .components import Building, Territory
 from .cooper_island import Settler, score_cooper_island_sheet
-from .explanation import Step, names
+from .explanation import Message, Step, names
 from .explanation import gettext_noop as _
 from .final_scoring import PlayerScore, explorer_sets, nugget_points, objective_step, score_objective, winner_steps
 from .ranking import competition_ranks
@@ -119,11 +119,11 @@ def sets_ruling(rewards: Bag, card: ObjectiveCard | None) -> list[Step]:
         Step(
             "okanagan.score.explorer",
             _("{player}: {sets} Explorer sets × 4 = {points} VP."),
-            {"player": _("These tokens"), "sets": sets, "points": 4 * sets},
+            {"player": Message(_("These tokens")), "sets": sets, "points": 4 * sets},
         )
     ]
     if card is not None:
-        steps.append(objective_step(_("These tokens"), score_objective(card, rewards)))
+        steps.append(objective_step(Message(_("These tokens")), score_objective(card, rewards)))
         steps.append(Step("okanagan.score.shared_tokens", _("A token counts for every card it fits.")))
     return steps
 

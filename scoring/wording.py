@@ -8,7 +8,7 @@ import re
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from rules import RecordError, Reward, RulesError, Section, Shape, Step, Territory
+from rules import ObjectiveKind, RecordError, Reward, RulesError, Section, Shape, Step, Territory
 from rules.explanation import Message
 
 
@@ -31,6 +31,8 @@ LISTS = {"taken", "pool", "parts", "changes", "gifts", "rewards"}
 
 
 def _word(key: str, value: str | int) -> str | int:
+    if isinstance(value, Message):
+        return say(value)
     if isinstance(value, Reward):
         return reward_label(value)
     if isinstance(value, Territory):
@@ -40,7 +42,10 @@ def _word(key: str, value: str | int) -> str | int:
     if isinstance(value, str) and key in LISTS:
         value = REWARD_IDS.sub(lambda match: reward_label(match.group(0)), value)
         value = BUILDING_IDS.sub(lambda match: str(LABELS[f"building:{match.group(0)}"]), value)
+        value = re.sub(r"\bnuggets\b", gettext("nuggets"), value)
         return gettext("nothing") if value == "nothing" else value
+    if isinstance(value, ObjectiveKind):
+        return str(LABELS[f"kind:{value.value}"])
     return value
 
 
@@ -80,6 +85,9 @@ LABELS = {
     "new_tiles": _("New tiles"),
     "exchange_shape": _("Exchange a shape"),
     "exchange_colour": _("Exchange a colour"),
+    "kind:specific": _("specific reward"),
+    "kind:territory": _("territory series"),
+    "kind:shape": _("reward series"),
     "card:specific": _("Specific reward (3 VP each)"),
     "card:shape": _("Shape set (7 VP)"),
     "card:territory": _("Territory set (5 VP)"),

@@ -70,3 +70,9 @@ def test_a_closer_without_a_name_is_refused(client: Client) -> None:
 
 def test_an_unknown_calculator_is_a_404(client: Client) -> None:
     assert client.get("/helper/nope/").status_code == 404
+
+
+def test_a_ruling_speaks_the_readers_language(client: Client) -> None:
+    page = client.get(f"/helper/sets/?{CALCULATORS['sets'].example}", HTTP_ACCEPT_LANGUAGE="zh-hant").content.decode()
+    assert "這些標記：探險家組 2 組 × 4 = 8 分。" in page
+    assert "這些標記：獎勵系列卡（綠色圓形, 藍色圓形, 黃色圓形）：2 × 7 = 14 分。" in page
