@@ -25,8 +25,9 @@ from .special_actions import apply_special_action
 
 
 def describe_bag(bag: Bag) -> str:
-    """A bag for a sentence, in its own order: ``3 green-square, 1 green-circle``; ``nothing`` when empty."""
-    return ", ".join(f"{count} {reward.value}" for reward, count in bag.items() if count) or "nothing"
+    """A bag for a sentence, in the record's order of kinds: ``3 green-square, 1 green-circle``; ``nothing``
+    when empty. (Not the bag's own order: a database may store a JSON object's keys in another order.)"""
+    return ", ".join(f"{bag[reward]} {reward.value}" for reward in Reward if bag.get(reward, 0)) or "nothing"
 
 
 # 1. Influence ------------------------------------------------------------------------------------
