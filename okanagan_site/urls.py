@@ -41,6 +41,7 @@ urlpatterns = [
     path("groups/<id:group_id>/players/<id:profile_id>/", groups.profile_edit, name="profile"),
     path("groups/<id:group_id>/games/new/", games.game_new, name="game_new"),
     path("groups/<id:group_id>/games/import/", games.game_import, name="game_import"),
+    path("groups/<id:group_id>/sheets/new/<str:kind>/", games.sheet_new, name="sheet_new"),
     path("invite/<str:token>/", groups.invite, name="invite"),
     path("games/<id:game_id>/", games.game_detail, name="game"),
     path("games/<id:game_id>/record.json", games.game_export, name="game_export"),

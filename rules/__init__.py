@@ -23,7 +23,7 @@ from __future__ import annotations
 from .catalogue import CATALOGUE, RULES, Rule, Source
 from .components import Building, Colour, ObjectiveKind, Reward, Shape, SpecialActionKind, Territory
 from .cooper_island import parse_cooper_island, score_cooper_island
-from .documents import Result, score_document
+from .documents import Result, score_document, score_sheet
 from .errors import CooperIslandError, RecordError, RulesError, SmallIslandsError
 from .explanation import Section, Step
 from .final_scoring import FinalScore, PlayerScore, explorer_sets, final_score, nugget_points, score_objective
@@ -109,6 +109,7 @@ __all__ = [
     "replay",
     "score_cooper_island",
     "score_document",
+    "score_sheet",
     "score_objective",
     "score_okanagan",
     "score_record",

@@ -11,6 +11,7 @@ from .explanation import Message, Section
 from .explanation import gettext_noop as _
 from .fields import describe
 from .okanagan import score_okanagan
+from .sheets import SheetResult
 
 
 class Result(Protocol):
@@ -43,6 +44,27 @@ def score_document(data: object) -> Result:
             Message(
                 _("the document's 'format' must be one of {formats}, not {value}"),
                 formats=formats,
+                value=describe(document_format),
+            )
+        )
+    return scorer(data)
+
+
+SHEET_SCORERS: Final[dict[str, Callable[[object], SheetResult]]] = {
+    small_islands.FORMAT: small_islands.score_small_islands,
+    cooper_island.FORMAT: cooper_island.score_cooper_island,
+}
+
+
+def score_sheet(data: object) -> SheetResult:
+    """Score a Small Islands or Cooper Island sheet; a :class:`RulesError` if it is not a valid one."""
+    document_format = data.get("format") if isinstance(data, dict) else None
+    scorer = SHEET_SCORERS.get(document_format) if isinstance(document_format, str) else None
+    if scorer is None:
+        raise RulesError(
+            Message(
+                _("the document's 'format' must be one of {formats}, not {value}"),
+                formats=", ".join(SHEET_SCORERS),
                 value=describe(document_format),
             )
         )

@@ -57,6 +57,13 @@ def game_for_player(request: HttpRequest, game_id: int) -> Game:
     raise Http404
 
 
+def okanagan_game(game: Game) -> Game:
+    """The game, if it is Okanagan (the table, the event log and finishing are Okanagan's); else 404."""
+    if not game.is_okanagan:
+        raise Http404
+    return game
+
+
 def game_for_member(request: HttpRequest, game_id: int) -> Game:
     """The game, if the user is a member of its group (finishing, reopening, table codes)."""
     game = get_object_or_404(Game.objects.select_related("group"), pk=game_id)

@@ -8,7 +8,7 @@ from django.http import HttpRequest
 from django.urls import reverse
 from django.utils.translation import get_language
 
-from rules import OkanaganResult, RecordError, Reward, Section, explorer_sets
+from rules import OkanaganResult, RecordError, Reward, Section, explorer_sets, score_sheet
 from rules.okanagan import event_section
 
 from .entry import EVENT_KINDS, PROMO_KINDS
@@ -93,3 +93,11 @@ def scoreboard_etag(game_id: int, revision: int) -> str:
 def final_context(result: OkanaganResult) -> dict[str, object]:
     """The final scores: each part per player, the winners, and the final scoring's explanation."""
     return {"players": result.final.players, "winners": result.final.winners, "section": result.sections[-1]}
+
+
+def sheet_context(game: Game) -> dict[str, object]:
+    """A Small Islands or Cooper Island game: each component per player, the winners, the explanation."""
+    result = score_sheet(game.sheet)
+    rows = [score.to_json() for score in result.players]
+    columns = [key for key in rows[0] if key not in {"name", "total", "rank"}] if rows else []
+    return {"game": game, "result": result, "rows": rows, "columns": columns, "section": result.sections[0]}

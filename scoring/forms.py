@@ -10,7 +10,7 @@ from django.contrib.auth import password_validation
 from django.contrib.auth.models import User
 from django.utils.translation import gettext_lazy as _
 
-from rules import NuggetLadder, RecordError, parse_players, score_okanagan
+from rules import NuggetLadder, RecordError, RulesError, parse_players, score_document
 
 from .models import CODE_ALPHABET, CODE_LENGTH, NAME_LENGTH, Group, Profile
 from .wording import error_text, say
@@ -122,7 +122,7 @@ class NewGameForm(forms.Form):
 class ImportForm(forms.Form):
     """A record file (``okanagan-record/1``) to add to a group."""
 
-    record = forms.FileField(label=_("Record file (JSON)"))
+    record = forms.FileField(label=_("Record or score sheet (JSON)"))
     finished = forms.BooleanField(label=_("The game is over"), required=False, initial=True)
 
     def clean_record(self) -> dict[str, Any]:
@@ -134,14 +134,15 @@ class ImportForm(forms.Form):
         except (UnicodeDecodeError, ValueError) as error:
             raise forms.ValidationError(_("This is not a JSON file: %(error)s"), params={"error": error}) from error
         try:
-            score_okanagan(data)
-        except RecordError as error:
+            score_document(data)
+        except RulesError as error:
             raise forms.ValidationError(
                 _("This record is not valid: %(error)s"), params={"error": error_text(error)}
             ) from error
         if not isinstance(data, dict):  # parse_record accepted it, so it is an object
             raise forms.ValidationError(_("This record is not valid."))
-        long_names = [name for name in data["players"] if len(name) > NAME_LENGTH]
+        names = [player if isinstance(player, str) else player["name"] for player in data["players"]]
+        long_names = [name for name in names if len(name) > NAME_LENGTH]
         if long_names:
             raise forms.ValidationError(
                 _("A player's name has at most %(max)d characters here: %(name)s"),

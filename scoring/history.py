@@ -27,7 +27,7 @@ class PlayerLine:
 def group_history(group: Group) -> dict[str, object]:
     """The games (with their seats) and the per-player summary, in three queries."""
     games = list(group.games.prefetch_related(Prefetch("seats", queryset=Seat.objects.order_by("position"))))
-    finished = [game for game in games if game.status == Game.Status.FINISHED]
+    finished = [game for game in games if game.status == Game.Status.FINISHED and game.is_okanagan]
     profiles = list(group.profiles.select_related("user"))
     lines = []
     for profile in profiles:

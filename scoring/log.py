@@ -12,7 +12,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from rules import OkanaganResult, score_okanagan
+from rules import OkanaganResult, score_okanagan, score_sheet
 
 from .models import Event, Game, Group
 
@@ -33,6 +33,25 @@ def create_game(
             profile, _created = group.profiles.get_or_create(name=name)
             game.seats.create(position=position, name=name, profile=profile)
         game.events.bulk_create(game.events.model(game=game, index=i, data=data) for i, data in enumerate(events))
+    return game
+
+
+def create_sheet_game(group: Group, sheet: dict[str, Any]) -> Game:
+    """A finished game of Small Islands or Cooper Island from its score sheet (``RulesError`` if invalid)."""
+    result = score_sheet(sheet)
+    kind = Game.Kind.SMALL_ISLANDS if sheet["format"].startswith("small-islands") else Game.Kind.COOPER_ISLAND
+    with transaction.atomic():
+        game = Game.objects.create(
+            group=group,
+            kind=kind,
+            sheet=sheet,
+            status=Game.Status.FINISHED,
+            finished=timezone.now(),
+            winners=[name for name in result.winners if name != "Alexis"],
+        )
+        for position, score in enumerate(result.players):
+            profile, _created = group.profiles.get_or_create(name=score.name)
+            game.seats.create(position=position, name=score.name, profile=profile, total=score.total)
     return game
 
 

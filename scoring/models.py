@@ -60,13 +60,22 @@ class Profile(models.Model):
 
 
 class Game(models.Model):
-    """One play of Okanagan: its players in seat order, options and event log."""
+    """One play: of Okanagan (its players in seat order, options and event log), or of Small Islands or
+    Cooper Island (the end-of-game score sheet)."""
+
+    class Kind(models.TextChoices):
+        OKANAGAN = "okanagan", "Okanagan"
+        SMALL_ISLANDS = "small_islands", "Small Islands"
+        COOPER_ISLAND = "cooper_island", "Cooper Island"
 
     class Status(models.TextChoices):
         PLAYING = "playing", _("in progress")
         FINISHED = "finished", _("finished")
 
     group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="games")
+    kind = models.CharField(max_length=20, choices=Kind.choices, default=Kind.OKANAGAN)
+    sheet = models.JSONField(null=True, blank=True)
+    """For Small Islands and Cooper Island: the score sheet document (``*-sheet/1``)."""
     options = models.JSONField(default=dict)
     """The record's ``options``."""
     promos = models.BooleanField(_("promo tiles"), default=False)
@@ -86,6 +95,10 @@ class Game(models.Model):
     @property
     def is_playing(self) -> bool:
         return self.status == self.Status.PLAYING
+
+    @property
+    def is_okanagan(self) -> bool:
+        return self.kind == self.Kind.OKANAGAN
 
     def players(self) -> tuple[str, ...]:
         """Player names in seat order (uses the prefetched seats when there are)."""

@@ -10,7 +10,7 @@ from django.views.decorators.http import require_http_methods
 from django_htmx.http import HttpResponseClientRedirect
 
 from rules import Building, GameState, ObjectiveKind, RecordError, Territory, parse_record, replay
-from scoring.access import game_for_player
+from scoring.access import game_for_player, okanagan_game
 from scoring.entry import EVENT_KINDS, PROMO_KINDS, BadOp, Draft, Screen, analyse, tap
 from scoring.http import HtmxHttpRequest
 from scoring.log import StaleGame, change_log, stored_events
@@ -21,7 +21,7 @@ from scoring.wording import error_text
 @require_http_methods(["GET", "POST"])
 def event_new(request: HtmxHttpRequest, game_id: int, kind: str) -> HttpResponse:
     """A new event of ``kind`` at the end of the log."""
-    game = game_for_player(request, game_id)
+    game = okanagan_game(game_for_player(request, game_id))
     if kind not in EVENT_KINDS or (kind in PROMO_KINDS and not game.promos) or not game.is_playing:
         raise Http404
     return _entry(request, game, Draft.new(kind), None)
@@ -30,7 +30,7 @@ def event_new(request: HtmxHttpRequest, game_id: int, kind: str) -> HttpResponse
 @require_http_methods(["GET", "POST"])
 def event_edit(request: HtmxHttpRequest, game_id: int, index: int) -> HttpResponse:
     """Change event ``index``; saved only if it and every later event stay legal."""
-    game = game_for_player(request, game_id)
+    game = okanagan_game(game_for_player(request, game_id))
     events = stored_events(game)
     if not game.is_playing or not 0 <= index < len(events):
         raise Http404

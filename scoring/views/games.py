@@ -13,13 +13,22 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import condition, require_http_methods, require_POST, require_safe
 
-from rules import RecordError, parse_record
-from scoring.access import game_for_member, game_for_player, is_member, is_table_guest, join_table, member_group
-from scoring.board import game_context, scoreboard_etag
+from rules import RecordError, RulesError, parse_record
+from scoring.access import (
+    game_for_member,
+    game_for_player,
+    is_member,
+    is_table_guest,
+    join_table,
+    member_group,
+    okanagan_game,
+)
+from scoring.board import game_context, scoreboard_etag, sheet_context
 from scoring.forms import ImportForm, JoinForm, NewGameForm
 from scoring.http import HtmxHttpRequest
-from scoring.log import StaleGame, change_log, create_game, finish, reopen
+from scoring.log import StaleGame, change_log, create_game, create_sheet_game, finish, reopen
 from scoring.models import Game, new_table_code, new_token
+from scoring.score_sheets import SHEET_FORMS, SmallIslandsForm
 from scoring.wording import error_text
 
 
@@ -31,13 +40,37 @@ def game_new(request: HtmxHttpRequest, group_id: int) -> HttpResponse:
     own = group.profiles.filter(user=request.user.pk).values_list("name", flat=True).first()
     names = last.players() if last else (own,) if own else ()
     initial = {f"seat_{n}": name for n, name in enumerate(names, start=1)}
-    form = NewGameForm(request.POST or None, initial=initial)
+    form = NewGameForm(request.POST if request.method == "POST" else None, initial=initial)
     if request.method == "POST" and form.is_valid():
         options = {"nugget_ladder": form.cleaned_data["nugget_ladder"]}
         game = create_game(group, form.cleaned_data["players"], options, promos=form.cleaned_data["promos"])
         return redirect("game", game_id=game.pk)
     known = group.profiles.values_list("name", flat=True)
     return render(request, "scoring/game_new.html", {"group": group, "form": form, "names": known})
+
+
+@require_http_methods(["GET", "POST"])
+def sheet_new(request: HtmxHttpRequest, group_id: int, kind: str) -> HttpResponse:
+    """A game of Small Islands or Cooper Island, from each player's end-of-game counts."""
+    group = member_group(request, group_id)
+    form_class = SHEET_FORMS.get(kind)
+    if form_class is None:
+        raise Http404
+    form = form_class(request.POST if request.method == "POST" else None)
+    if request.method == "POST" and form.is_valid():
+        sheet = form.sheet()
+        try:
+            if isinstance(form, SmallIslandsForm) and form.needs_last_tile(sheet):
+                form.ask_last_tile = True
+                form.add_error("last_tile_by", _("Players tie on points, houses and ports: who placed the last tile?"))
+            else:
+                game = create_sheet_game(group, sheet)
+                return redirect("game", game_id=game.pk)
+        except RulesError as error:
+            form.refuse(error)
+    status = 422 if form.errors else 200
+    context = {"group": group, "form": form, "kind": kind, "kind_label": Game.Kind(kind).label}
+    return render(request, "scoring/sheet_new.html", context, status=status)
 
 
 @require_POST
@@ -48,6 +81,10 @@ def game_import(request: HtmxHttpRequest, group_id: int) -> HttpResponse:
     if not form.is_valid():
         return render(request, "scoring/import.html", {"group": group, "form": form}, status=422)
     data = form.cleaned_data["record"]
+    if data["format"] != "okanagan-record/1":
+        game = create_sheet_game(group, data)
+        messages.success(request, _("Game imported."))
+        return redirect("game", game_id=game.pk)
     record = parse_record(data)
     uses_promos = any(event.type in {"volcano", "beaver_dam"} for event in record.events)
     game = create_game(group, record.players, data.get("options", {}), promos=uses_promos, events=data["events"])
@@ -64,6 +101,8 @@ def game_detail(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     member = is_member(request, game)
     if not member and not is_table_guest(request, game):
         raise Http404
+    if not game.is_okanagan:
+        return render(request, "scoring/sheet_game.html", sheet_context(game))
     template = "scoring/game.html#game" if request.htmx else "scoring/game.html"
     return render(request, template, game_context(request, game, member=member))
 
@@ -72,7 +111,8 @@ def game_detail(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
 def game_export(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """The record JSON, as a file."""
     game = game_for_member(request, game_id)
-    response = JsonResponse(game.record(), json_dumps_params={"indent": 2, "ensure_ascii": False})
+    document = game.record() if game.is_okanagan else game.sheet
+    response = JsonResponse(document, json_dumps_params={"indent": 2, "ensure_ascii": False})
     response["Content-Disposition"] = f'attachment; filename="okanagan-{game.pk}.json"'
     return response
 
@@ -80,7 +120,7 @@ def game_export(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
 @require_safe
 def table_qr(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """The QR code of the table's join link, as SVG."""
-    game = game_for_player(request, game_id)
+    game = okanagan_game(game_for_player(request, game_id))
     url = request.build_absolute_uri(reverse("join_code", args=[game.table_code]))
     svg = io.BytesIO()
     segno.make(url, error="m").save(svg, kind="svg", scale=5, dark="#000", light="#fff", border=2)
@@ -90,7 +130,7 @@ def table_qr(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
 @require_POST
 def table_code_regenerate(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """A new table code: every guest who joined with the old one is out."""
-    game = game_for_member(request, game_id)
+    game = okanagan_game(game_for_member(request, game_id))
     game.table_code = new_table_code()
     game.spectator_token = new_token()
     game.save(update_fields=["table_code", "spectator_token"])
@@ -114,7 +154,7 @@ def game_reopen(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
 
 
 def _change_status(request: HtmxHttpRequest, game_id: int, change: Callable[[Game, int], object]) -> HttpResponse:
-    game = game_for_member(request, game_id)
+    game = okanagan_game(game_for_member(request, game_id))
     try:
         change(game, _revision(request))
     except StaleGame:
@@ -125,7 +165,7 @@ def _change_status(request: HtmxHttpRequest, game_id: int, change: Callable[[Gam
 @require_POST
 def event_delete(request: HtmxHttpRequest, game_id: int, index: int) -> HttpResponse:
     """Delete one event (the last one: undo), if every later event stays legal."""
-    game = game_for_player(request, game_id)
+    game = okanagan_game(game_for_player(request, game_id))
     if not game.is_playing:
         raise Http404
     try:

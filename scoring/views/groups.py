@@ -41,7 +41,7 @@ def group_create(request: HtmxHttpRequest) -> HttpResponse:
 def group_detail(request: HtmxHttpRequest, group_id: int) -> HttpResponse:
     """The group's games and players; a POST adds a player profile."""
     group = member_group(request, group_id)
-    form = ProfileForm(request.POST or None, group=group)
+    form = ProfileForm(request.POST if request.method == "POST" else None, group=group)
     if request.method == "POST" and form.is_valid():
         form.save()
         form = ProfileForm(group=group)
@@ -62,7 +62,7 @@ def profile_edit(request: HtmxHttpRequest, group_id: int, profile_id: int) -> Ht
     """Rename a player or link them to a member's account."""
     group = member_group(request, group_id)
     profile = get_object_or_404(group.profiles, pk=profile_id)
-    form = ProfileForm(request.POST or None, instance=profile, group=group)
+    form = ProfileForm(request.POST if request.method == "POST" else None, instance=profile, group=group)
     if request.method == "POST" and form.is_valid():
         form.save()
         return redirect("group", group_id=group.pk)

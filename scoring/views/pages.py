@@ -43,7 +43,7 @@ def home_context(request: HtmxHttpRequest, **forms: object) -> dict[str, object]
 @require_http_methods(["GET", "POST"])
 def signup(request: HtmxHttpRequest) -> HttpResponse:
     """Create an account and log in."""
-    form = SignupForm(request.POST or None)
+    form = SignupForm(request.POST if request.method == "POST" else None)
     if request.method == "POST" and form.is_valid():
         user = form.save()
         login(request, user)

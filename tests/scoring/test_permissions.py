@@ -45,6 +45,8 @@ MATRIX = [
     ("post", "/groups/{group}/players/{profile}/", MEMBERS_ONLY),  # empty form: shown again with errors
     ("get", "/groups/{group}/games/new/", MEMBERS_ONLY),
     ("post", "/groups/{group}/games/import/", {**MEMBERS_ONLY, "owner": 422, "member": 422}),
+    ("get", "/groups/{group}/sheets/new/small_islands/", MEMBERS_ONLY),
+    ("post", "/groups/{group}/sheets/new/cooper_island/", {**MEMBERS_ONLY, "owner": 422, "member": 422}),
     ("post", "/groups/{group}/invite/", OWNER_ONLY),
     ("post", "/groups/{group}/members/{member}/remove/", OWNER_ONLY),
     ("get", "/invite/{invite}/", {**EVERYONE, "owner": 302, "member": 302}),
@@ -144,6 +146,7 @@ def test_the_matrix_covers_every_url() -> None:
     for route in routes:
         shape = route.replace("<id:group_id>", "{group}").replace("<id:game_id>", "{game}")
         shape = shape.replace("<id:profile_id>", "{profile}").replace("<id:user_id>", "{member}")
+        shape = shape.replace("sheets/new/<str:kind>", "sheets/new/small_islands")
         shape = shape.replace("<id:index>", "0").replace("<str:kind>", "territory")
         shape = shape.replace("<slug:slug>", "influence")
         shape = shape.replace("<str:token>", "{invite}" if route.startswith("invite") else "{watch}")
