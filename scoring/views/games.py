@@ -62,7 +62,9 @@ def sheet_new(request: HtmxHttpRequest, group_id: int, kind: str) -> HttpRespons
         try:
             if isinstance(form, SmallIslandsForm) and form.needs_last_tile(sheet):
                 form.ask_last_tile = True
-                form.add_error("last_tile_by", _("Players tie on points, houses and ports: who placed the last tile?"))
+                question = _("Players tie on points, houses and ports: who placed the last tile?")
+                form.add_error(None, question)  # at the top, where the phone is
+                form.add_error("last_tile_by", question)
             else:
                 game = create_sheet_game(group, sheet)
                 return redirect("game", game_id=game.pk)
