@@ -16,6 +16,7 @@ from .models import CODE_ALPHABET, CODE_LENGTH, NAME_LENGTH, Group, Profile
 from .wording import error_text, say
 
 MAX_RECORD_BYTES = 1_000_000
+MAX_BACKUP_BYTES = 5_000_000
 
 SEAT_LABELS = (_("First player"), _("Second player"), _("Third player"), _("Fourth player"))
 
@@ -163,3 +164,18 @@ class JoinForm(forms.Form):
                 _("A table code is %(length)d letters and digits, like K7PX2Q."), params={"length": CODE_LENGTH}
             )
         return code
+
+
+class RestoreForm(forms.Form):
+    """A group's backup file, to restore as a new group."""
+
+    backup = forms.FileField(label=_("Backup file (JSON)"))
+
+    def clean_backup(self) -> object:
+        upload = self.cleaned_data["backup"]
+        if upload.size > MAX_BACKUP_BYTES:
+            raise forms.ValidationError(_("The file is too big (at most 5 MB)."))
+        try:
+            return json.loads(upload.read().decode("utf-8"))
+        except (UnicodeDecodeError, ValueError) as error:
+            raise forms.ValidationError(_("This is not a JSON file: %(error)s"), params={"error": error}) from error

@@ -6,16 +6,17 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
 from django.db import transaction
-from django.http import HttpResponse
+from django.http import HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from scoring.access import member_group, owned_group
-from scoring.forms import GroupForm, ImportForm, ProfileForm
+from scoring.forms import GroupForm, ImportForm, ProfileForm, RestoreForm
 from scoring.history import group_history
 from scoring.http import HtmxHttpRequest
 from scoring.models import NAME_LENGTH, Group, new_token
+from scoring.portability import BadBackup, backup, plays_csv, restore
 from scoring.views.pages import home_context
 
 
@@ -106,3 +107,41 @@ def invite(request: HtmxHttpRequest, token: str) -> HttpResponse:
         messages.success(request, _("Welcome to %(group)s.") % {"group": group.name})
         return redirect("group", group_id=group.pk)
     return render(request, "scoring/invite.html", {"group": group})
+
+
+@require_safe
+def group_backup(request: HtmxHttpRequest, group_id: int) -> HttpResponse:
+    """The group's full backup, as a JSON file."""
+    group = member_group(request, group_id)
+    response = JsonResponse(backup(group), json_dumps_params={"indent": 2, "ensure_ascii": False})
+    response["Content-Disposition"] = f'attachment; filename="okanagan-group-{group.pk}.json"'
+    return response
+
+
+@require_safe
+def group_plays_csv(request: HtmxHttpRequest, group_id: int) -> HttpResponse:
+    """Every play of the group, one row per player per game, as CSV."""
+    group = member_group(request, group_id)
+    response = HttpResponse(plays_csv(group), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="okanagan-plays-{group.pk}.csv"'
+    return response
+
+
+@login_required
+@require_POST
+def group_restore(request: HtmxHttpRequest) -> HttpResponse:
+    """A new group from a backup file, owned by whoever restores it."""
+    form = RestoreForm(request.POST, request.FILES)
+    if form.is_valid():
+        user = request.user
+        assert isinstance(user, User)  # login_required
+        try:
+            group = restore(user, form.cleaned_data["backup"])
+        except BadBackup as error:
+            form.add_error("backup", str(error))
+        else:
+            messages.success(
+                request, _("The group is restored with its %(count)d games.") % {"count": group.games.count()}
+            )
+            return redirect("group", group_id=group.pk)
+    return render(request, "scoring/home.html", home_context(request, restore_form=form), status=422)

@@ -11,7 +11,7 @@ from django.utils.translation import get_language
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from rules import RULES, Source
-from scoring.forms import GroupForm, JoinForm, SignupForm
+from scoring.forms import GroupForm, JoinForm, RestoreForm, SignupForm
 from scoring.http import HtmxHttpRequest
 from scoring.reference import reference_context
 from scoring.search import search_rules
@@ -34,6 +34,7 @@ def home_context(request: HtmxHttpRequest, **forms: object) -> dict[str, object]
         "groups": groups,
         "group_form": GroupForm(),
         "join_form": JoinForm(),
+        "restore_form": RestoreForm(),
         "rule_count": len(RULES),
         "printed_count": printed,
         **forms,
