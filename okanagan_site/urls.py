@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.contrib.auth import views as auth_views
 from django.urls import include, path, register_converter
 
-from scoring.views import entry, games, groups, helper, pages
+from scoring.views import entry, games, groups, helper, pages, stats
 
 
 class IdConverter:
@@ -37,6 +37,7 @@ urlpatterns = [
     path("groups/new/", groups.group_create, name="group_create"),
     path("groups/restore/", groups.group_restore, name="group_restore"),
     path("groups/<id:group_id>/backup.json", groups.group_backup, name="group_backup"),
+    path("groups/<id:group_id>/stats/", stats.group_stats_page, name="group_stats"),
     path("groups/<id:group_id>/plays.csv", groups.group_plays_csv, name="group_plays_csv"),
     path("groups/<id:group_id>/", groups.group_detail, name="group"),
     path("groups/<id:group_id>/invite/", groups.invite_regenerate, name="invite_regenerate"),

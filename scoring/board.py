@@ -6,14 +6,17 @@ from dataclasses import dataclass
 
 from django.http import HttpRequest
 from django.urls import reverse
-from django.utils.translation import get_language
+from django.utils.translation import get_language, gettext
 
 from rules import OkanaganResult, RecordError, Reward, Section, explorer_sets, score_sheet
 from rules.okanagan import event_section
 
+from .charts import stacked
 from .entry import EVENT_KINDS, PROMO_KINDS
 from .log import replay_game
 from .models import Game
+from .stats import OKANAGAN_PARTS
+from .wording import LABELS
 
 
 @dataclass(frozen=True)
@@ -91,8 +94,14 @@ def scoreboard_etag(game_id: int, revision: int) -> str:
 
 
 def final_context(result: OkanaganResult) -> dict[str, object]:
-    """The final scores: each part per player, the winners, and the final scoring's explanation."""
-    return {"players": result.final.players, "winners": result.final.winners, "section": result.sections[-1]}
+    """The final scores: each part per player, the winners, the final scoring's explanation, a chart."""
+    players = result.final.players
+    chart = stacked(
+        gettext("Score breakdown"),
+        [(score.name, [getattr(score, part) for part in OKANAGAN_PARTS]) for score in players],
+        [str(LABELS[f"component:{part}"]) for part in OKANAGAN_PARTS],
+    )
+    return {"players": players, "winners": result.final.winners, "section": result.sections[-1], "chart": chart}
 
 
 def sheet_context(game: Game) -> dict[str, object]:
@@ -100,4 +109,16 @@ def sheet_context(game: Game) -> dict[str, object]:
     result = score_sheet(game.sheet)
     rows = [score.to_json() for score in result.players]
     columns = [key for key in rows[0] if key not in {"name", "total", "rank"}] if rows else []
-    return {"game": game, "result": result, "rows": rows, "columns": columns, "section": result.sections[0]}
+    chart = stacked(
+        gettext("Score breakdown"),
+        [(str(row["name"]), [int(str(row[column])) for column in columns]) for row in rows],
+        [str(LABELS.get(f"component:{column}", column)) for column in columns],
+    )
+    return {
+        "game": game,
+        "result": result,
+        "rows": rows,
+        "columns": columns,
+        "section": result.sections[0],
+        "chart": chart,
+    }

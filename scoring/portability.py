@@ -13,10 +13,11 @@ from django.db import transaction
 from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
 
-from rules import RulesError, score_okanagan, score_sheet
+from rules import RulesError, score_okanagan
 
 from .log import create_game, create_sheet_game, finish
 from .models import NAME_LENGTH, Game, Group
+from .stats import OKANAGAN_PARTS, game_scores
 from .wording import error_text
 
 BACKUP_FORMAT = "okanagan-companion-backup/1"
@@ -128,19 +129,10 @@ def plays_csv(group: Group) -> str:
 
 
 def _rows(game: Game) -> list[list[object]]:
-    scores: list[tuple[str, int, int, int | str, int | str, int | str]]
-    if game.is_okanagan:
-        result = score_okanagan(game.record())
-        scores = [
-            (s.name, s.total, s.rank, s.explorer_points, s.objective_points, s.nugget_points)
-            for s in result.final.players
-        ]
-    else:
-        sheet = score_sheet(game.sheet)
-        scores = [(s.name, s.total, s.rank, "", "", "") for s in sheet.players]
     date = (game.finished or game.created).date().isoformat()
+    parts = OKANAGAN_PARTS if game.is_okanagan else ()
     return [
-        [game.pk, date, game.kind, game.status, len(scores), seat, name, total, rank, int(name in game.winners),
-         explorer, objectives, nuggets]
-        for seat, (name, total, rank, explorer, objectives, nuggets) in enumerate(scores, start=1)
+        [game.pk, date, game.kind, game.status, score.players, seat, score.name, score.total, score.rank,
+         int(score.name in game.winners), *(score.parts[part] if part in parts else "" for part in OKANAGAN_PARTS)]
+        for seat, score in enumerate(game_scores(game), start=1)
     ]  # fmt: skip

@@ -18,6 +18,7 @@ from scoring.http import HtmxHttpRequest
 from scoring.models import NAME_LENGTH, Group, new_token
 from scoring.portability import BadBackup, backup, plays_csv, restore
 from scoring.views.pages import home_context
+from scoring.views.stats import player_sections
 
 
 @login_required
@@ -67,7 +68,13 @@ def profile_edit(request: HtmxHttpRequest, group_id: int, profile_id: int) -> Ht
     if request.method == "POST" and form.is_valid():
         form.save()
         return redirect("group", group_id=group.pk)
-    return render(request, "scoring/profile.html", {"group": group, "form": form, "profile": profile})
+    context = {
+        "group": group,
+        "form": form,
+        "profile": profile,
+        "sections": player_sections(group.pk, request, profile.name),
+    }
+    return render(request, "scoring/profile.html", context)
 
 
 @require_POST

@@ -48,6 +48,7 @@ MATRIX = [
     ("get", "/groups/{group}/sheets/new/small_islands/", MEMBERS_ONLY),
     ("get", "/groups/{group}/backup.json", MEMBERS_ONLY),
     ("get", "/groups/{group}/plays.csv", MEMBERS_ONLY),
+    ("get", "/groups/{group}/stats/", MEMBERS_ONLY),
     ("post", "/groups/restore/", {**redirects(EVERYONE), "owner": 422, "member": 422, "stranger": 422}),
     ("post", "/groups/{group}/sheets/new/cooper_island/", {**MEMBERS_ONLY, "owner": 422, "member": 422}),
     ("post", "/groups/{group}/invite/", OWNER_ONLY),
