@@ -40,11 +40,21 @@ def tap(page: Any, name: str) -> None:
     page.get_by_role("button", name=name, exact=True).click()
 
 
+def csp_violations(page: Any) -> list[str]:
+    """Collects what the browser refuses under the Content-Security-Policy while the test runs."""
+    refused: list[str] = []
+    page.on(
+        "console", lambda message: refused.append(message.text) if "Content Security Policy" in message.text else None
+    )
+    return refused
+
+
 def fits(page: Any) -> bool:
     return bool(page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"))
 
 
 def test_the_forest_example_through_the_ui(live_server: Any, phone: Any, browser: Any) -> None:
+    refused = csp_violations(phone)
     log_in(phone, live_server.url, "white", "pw-white-123")
     user = User.objects.get(username="white")
     group = Group.objects.create(name="Rulebook", owner=user)
@@ -117,12 +127,14 @@ def test_the_forest_example_through_the_ui(live_server: Any, phone: Any, browser
     expect(boards.nth(2).locator("svg[aria-label='green hexagon']")).to_have_count(1)
     # The other phone's scoreboard catches up by polling.
     expect(other.locator("#scoreboard .card").nth(1)).to_contain_text("1 nugget", timeout=15000)
+    assert not refused, refused
     assert other.evaluate("document.getElementById('scoreboard').dataset.probe") is None
     other.context.close()
 
 
 def test_a_whole_two_player_game_to_the_final_scores(live_server: Any, phone: Any) -> None:
     # A newcomer: sign up, create a group, start a game.
+    refused = csp_violations(phone)
     phone.goto(live_server.url + "/")
     phone.get_by_role("link", name="Sign up").click()
     phone.get_by_label("Username").fill("ann")
@@ -175,6 +187,7 @@ def test_a_whole_two_player_game_to_the_final_scores(live_server: Any, phone: An
     assert fits(phone)
     game = Game.objects.get()
     assert game.winners == ["ann"]
+    assert not refused, refused
 
 
 def test_scoring_a_territory_works_without_javascript(live_server: Any, browser: Any) -> None:

@@ -45,3 +45,9 @@ def test_production_settings_pass_the_deployment_checks() -> None:
         check=False,
     )
     assert run.returncode == 0, run.stderr
+
+
+def test_every_page_forbids_inline_script_and_style(client: Client, db: None) -> None:
+    policy = client.get("/").headers["Content-Security-Policy"]
+    assert "script-src 'self'" in policy and "style-src 'self'" in policy and "frame-ancestors 'none'" in policy
+    assert "unsafe-inline" not in policy
