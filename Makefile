@@ -8,6 +8,7 @@ PORT ?= 8000
 
 run: $(VENV)/.runtime messages
 	DEBUG=1 $(BIN)/python manage.py migrate --noinput
+	DEBUG=1 $(BIN)/python manage.py createcachetable
 	DEBUG=1 $(BIN)/python manage.py demo
 	@echo "Serving on http://$(HOST):$(PORT)/ (Ctrl-C stops)"
 	DEBUG=1 $(BIN)/python manage.py runserver $(HOST):$(PORT)

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from django.contrib.auth import login
-from django.http import HttpResponse
+from django.contrib.auth.views import LoginView
+from django.http import HttpResponse, HttpResponseBase
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -13,6 +14,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from rules import RULES, Source
 from scoring.forms import GroupForm, JoinForm, RestoreForm, SignupForm
 from scoring.http import HtmxHttpRequest
+from scoring.ratelimit import too_many
 from scoring.reference import reference_context
 from scoring.search import search_rules
 
@@ -79,3 +81,11 @@ def safe_next(request: HtmxHttpRequest, fallback: str) -> str:
     if target and url_has_allowed_host_and_scheme(target, {request.get_host()}, require_https=request.is_secure()):
         return target
     return reverse(fallback)
+
+
+@require_http_methods(["GET", "POST"])
+def login_view(request: HtmxHttpRequest) -> HttpResponseBase:
+    """Django's login, with a limit on attempts per client address."""
+    if request.method == "POST" and too_many(request, "login"):
+        return render(request, "scoring/too_many.html", status=429)
+    return LoginView.as_view()(request)

@@ -116,3 +116,18 @@ def test_the_language_is_chosen_and_remembered(client: Client, db: None) -> None
 def test_the_language_follows_the_browser(client: Client, db: None) -> None:
     page = client.get("/", HTTP_ACCEPT_LANGUAGE="ko-KR,ko;q=0.9").content.decode()
     assert '<html lang="ko"' in page
+
+
+def test_guessing_passwords_is_limited(owner: User) -> None:
+    client = Client()
+    for _ in range(10):
+        assert client.post("/accounts/login/", {"username": "olive", "password": "guess"}).status_code == 200
+    blocked = client.post("/accounts/login/", {"username": "olive", "password": "pw-olive-123"})
+    assert blocked.status_code == 429 and "Too many attempts" in blocked.content.decode()
+    assert "_auth_user_id" not in client.session
+
+
+def test_guessing_table_codes_is_limited(client: Client, game: Game) -> None:
+    for _ in range(20):
+        assert client.post("/join/", {"code": "ZZZZZZ" if game.table_code != "ZZZZZZ" else "YYYYYY"}).status_code == 422
+    assert client.post("/join/", {"code": game.table_code}).status_code == 429
