@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from django.contrib.auth import login
 from django.contrib.auth.views import LoginView
-from django.http import HttpResponse, HttpResponseBase
-from django.shortcuts import redirect, render
+from django.http import HttpResponse, HttpResponseBase, HttpResponseRedirect
+from django.shortcuts import render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import get_language
@@ -50,7 +50,7 @@ def signup(request: HtmxHttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         user = form.save()
         login(request, user)
-        return redirect(safe_next(request, "home"))
+        return HttpResponseRedirect(safe_next(request, "home"))
     return render(request, "registration/signup.html", {"form": form, "next": request.GET.get("next", "")})
 
 
@@ -69,7 +69,7 @@ def rule_list(request: HtmxHttpRequest) -> HttpResponse:
 def set_theme(request: HtmxHttpRequest) -> HttpResponse:
     """Remember light, dark or the system's setting, then go back."""
     theme = request.POST.get("theme", "auto")
-    response = redirect(safe_next(request, "home"))
+    response = HttpResponseRedirect(safe_next(request, "home"))
     if theme in THEMES:
         response.set_cookie(THEME_COOKIE, theme, max_age=365 * 24 * 3600, samesite="Lax")
     return response

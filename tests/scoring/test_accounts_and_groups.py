@@ -96,6 +96,7 @@ def test_the_theme_switch_is_remembered_without_javascript(client: Client, db: N
     assert response["Location"] == "/rules/"
     assert 'data-theme="dark"' in client.get("/").content.decode()
     assert client.post("/theme/", {"theme": "dark", "next": "https://evil.example/"})["Location"] == "/"
+    assert client.post("/theme/", {"theme": "dark", "next": "0"}).status_code == 302  # found by the fuzz test
 
 
 def test_sign_up_refuses_a_weak_password_and_a_taken_name(client: Client, owner: User) -> None:
