@@ -4,7 +4,7 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test lint typecheck pytest bench clean messages
+.PHONY: run test lint typecheck pytest bench load clean messages
 
 run: $(VENV)/.runtime messages
 	DEBUG=1 $(BIN)/python manage.py migrate --noinput
@@ -29,6 +29,12 @@ pytest: $(VENV)/.dev messages
 bench: $(VENV)/.dev
 	$(BIN)/python bench/score_record.py
 	$(BIN)/python bench/newcomer.py
+	$(BIN)/python bench/page_weight.py
+
+# About 3 minutes: 50 tables × 3 phones for 60 s against gunicorn, on SQLite then on PostgreSQL.
+load: $(VENV)/.dev
+	$(BIN)/python bench/load.py
+	$(BIN)/python bench/load.py --postgres
 
 # The translations: .po files are the source, compiled to .mo (needs gettext's msgfmt).
 messages: $(VENV)/.runtime

@@ -104,7 +104,7 @@ DATABASES = {
     "default": dj_database_url.parse(
         os.environ.get("DATABASE_URL") or f"sqlite:///{BASE_DIR / 'db.sqlite3'}",  # unset or empty: SQLite
         conn_max_age=600,
-        conn_health_checks=True,
+        conn_health_checks=env_bool("DATABASE_HEALTH_CHECKS"),
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":

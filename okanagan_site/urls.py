@@ -24,6 +24,7 @@ register_converter(IdConverter, "id")
 
 urlpatterns = [
     path("", pages.home, name="home"),
+    path("health/", pages.health, name="health"),
     path("rules/", pages.rule_list, name="rules"),
     path("theme/", pages.set_theme, name="theme"),
     path("i18n/", include("django.conf.urls.i18n")),

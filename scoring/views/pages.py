@@ -89,3 +89,9 @@ def login_view(request: HtmxHttpRequest) -> HttpResponseBase:
     if request.method == "POST" and too_many(request, "login"):
         return render(request, "scoring/too_many.html", status=429)
     return LoginView.as_view()(request)
+
+
+@require_safe
+def health(request: HtmxHttpRequest) -> HttpResponse:
+    """For hosting checks and as the load test's trivial view: no query, a few bytes."""
+    return HttpResponse("ok", content_type="text/plain")

@@ -30,6 +30,7 @@ ACCOUNTS_ONLY = {"owner": 200, "member": 200, "guest": 302, "stranger": 200, "an
 MATRIX = [
     ("get", "/", EVERYONE),
     ("get", "/rules/", EVERYONE),
+    ("get", "/health/", EVERYONE),
     ("get", "/helper/", EVERYONE),
     ("get", "/helper/influence/", EVERYONE),
     ("post", "/theme/", redirects(EVERYONE)),

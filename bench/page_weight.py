@@ -1,0 +1,95 @@
+"""Page weight: bytes transferred (compressed) and requests for a first load of a game page.
+
+Starts the site as in production (gunicorn, whitenoise serving compressed static files) on a fresh
+SQLite database, loads a game page in Chromium with an empty cache, and prints each request and the
+total. Target: at most 40 KB, htmx and CSS included.
+
+    .venv/bin/python bench/page_weight.py
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from playwright.sync_api import sync_playwright
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from tests.conftest import CHROMIUM_FLAGS, chromium_path  # noqa: E402
+
+
+def main() -> None:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    with tempfile.TemporaryDirectory() as folder:
+        env = os.environ | {
+            "DATABASE_URL": f"sqlite:///{folder}/weight.sqlite3",
+            "SECRET_KEY": "page-weight-only-secret-key-0123456789-abcdefghijklmnopqrstuvwxyz",
+            "ALLOWED_HOSTS": "127.0.0.1",
+            "SECURE_SSL_REDIRECT": "0",
+            "SECURE_COOKIES": "0",
+        }
+        env.pop("DEBUG", None)
+        python = sys.executable
+        for command in (["migrate", "-v0"], ["createcachetable"], ["collectstatic", "--noinput", "-v0"]):
+            subprocess.run([python, "manage.py", *command], cwd=ROOT, env=env, check=True)
+        script = (
+            "from scoring.models import Group; from django.contrib.auth.models import User;"
+            "from scoring.log import create_game;"
+            "u = User.objects.create_user('w', password='weight-password-1');"
+            "g = Group.objects.create(name='W', owner=u); g.members.add(u);"
+            "print(create_game(g, ('Ann', 'Ben', 'Cy'), {}, promos=False).pk)"
+        )
+        game = subprocess.run(
+            [python, "manage.py", "shell", "-c", script], cwd=ROOT, env=env, check=True, capture_output=True, text=True
+        ).stdout.split()[-1]
+        gunicorn = str(Path(python).parent / "gunicorn")
+        server = subprocess.Popen(
+            [gunicorn, "--workers", "1", "--bind", f"127.0.0.1:{port}", "--log-level", "warning", "okanagan_site.wsgi"],
+            cwd=ROOT,
+            env=env,
+        )
+        try:
+            time.sleep(2)
+            with sync_playwright() as playwright:
+                browser = playwright.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_FLAGS)
+                login = browser.new_context().new_page()
+                login.goto(f"http://127.0.0.1:{port}/accounts/login/")
+                login.get_by_label("Username").fill("w")
+                login.get_by_label("Password").fill("weight-password-1")
+                login.get_by_role("button", name="Log in").click()
+                login.wait_for_load_state("networkidle")
+                # A new context with the session but an empty cache: the first load of the game page.
+                context = browser.new_context(
+                    viewport={"width": 390, "height": 844}, storage_state=login.context.storage_state()
+                )
+                page = context.new_page()
+                sizes: list[tuple[str, int, str]] = []
+
+                def finished(request: object) -> None:
+                    response = request.response()  # type: ignore[attr-defined]
+                    size = request.sizes()["responseBodySize"] + request.sizes()["responseHeadersSize"]  # type: ignore[attr-defined]
+                    encoding = response.headers.get("content-encoding", "-") if response else "-"
+                    sizes.append((request.url.split(str(port), 1)[-1], size, encoding))  # type: ignore[attr-defined]
+
+                page.on("requestfinished", finished)
+                page.goto(f"http://127.0.0.1:{port}/games/{game}/", wait_until="networkidle")
+                browser.close()
+        finally:
+            server.terminate()
+            server.wait()
+    for url, size, encoding in sizes:
+        print(f"  {size / 1024:6.1f} KB  {encoding:7} {url}")
+    print(f"first load of a game page: {len(sizes)} requests, {sum(size for _url, size, _e in sizes) / 1024:.1f} KB")
+
+
+if __name__ == "__main__":
+    main()
