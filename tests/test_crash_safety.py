@@ -79,6 +79,7 @@ def test_a_killed_server_keeps_every_acknowledged_event(tmp_path: Path, database
     }  # fmt: skip
     manage(env, "migrate", "-v0")
     manage(env, "createcachetable")
+    manage(env, "collectstatic", "--noinput", "-v0")  # production settings serve the hashed static files
     setup = (
         "from django.contrib.auth.models import User; from scoring.models import Group; "
         "from scoring.log import create_game; u = User.objects.create_user('crash', password='crash-pw-123'); "
@@ -88,6 +89,7 @@ def test_a_killed_server_keeps_every_acknowledged_event(tmp_path: Path, database
     games = [int(pk) for pk in manage(env, "shell", "-c", setup).strip().splitlines()[-1].split()]
     server = serve(env, port)
     status, cookies = call(port, "GET", "/accounts/login/", {})
+    assert status == 200, status
     csrf = re.search(r"csrftoken=([^;]+)", cookies).group(1)  # type: ignore[union-attr]
     form = urlencode({"username": "crash", "password": "crash-pw-123", "csrfmiddlewaretoken": csrf})
     login_headers = {"Content-Type": "application/x-www-form-urlencoded", "Cookie": f"csrftoken={csrf}"}
