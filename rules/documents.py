@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Final, Protocol
 
 from . import cooper_island, record, small_islands
@@ -36,18 +36,7 @@ SCORERS: Final[dict[str, Callable[[object], Result]]] = {
 
 def score_document(data: object) -> Result:
     """Score a parsed JSON document of any supported format; a :class:`RulesError` if invalid."""
-    document_format = data.get("format") if isinstance(data, dict) else None
-    scorer = SCORERS.get(document_format) if isinstance(document_format, str) else None
-    if scorer is None:
-        formats = ", ".join(SCORERS)
-        raise RulesError(
-            Message(
-                _("the document's 'format' must be one of {formats}, not {value}"),
-                formats=formats,
-                value=describe(document_format),
-            )
-        )
-    return scorer(data)
+    return _scorer(data, SCORERS)(data)
 
 
 SHEET_SCORERS: Final[dict[str, Callable[[object], SheetResult]]] = {
@@ -58,14 +47,19 @@ SHEET_SCORERS: Final[dict[str, Callable[[object], SheetResult]]] = {
 
 def score_sheet(data: object) -> SheetResult:
     """Score a Small Islands or Cooper Island sheet; a :class:`RulesError` if it is not a valid one."""
+    return _scorer(data, SHEET_SCORERS)(data)
+
+
+def _scorer[R](data: object, scorers: Mapping[str, Callable[[object], R]]) -> Callable[[object], R]:
+    """The scorer of ``data``'s format among ``scorers``; a :class:`RulesError` naming the formats."""
     document_format = data.get("format") if isinstance(data, dict) else None
-    scorer = SHEET_SCORERS.get(document_format) if isinstance(document_format, str) else None
+    scorer = scorers.get(document_format) if isinstance(document_format, str) else None
     if scorer is None:
         raise RulesError(
             Message(
                 _("the document's 'format' must be one of {formats}, not {value}"),
-                formats=", ".join(SHEET_SCORERS),
+                formats=", ".join(scorers),
                 value=describe(document_format),
             )
         )
-    return scorer(data)
+    return scorer

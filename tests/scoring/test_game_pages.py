@@ -9,19 +9,11 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from pytest_django import DjangoAssertNumQueries
 
+from rules.reference import FOREST_EXAMPLE
 from scoring.log import change_log
 from scoring.models import Game, Group
 
-FOREST = {
-    "type": "territory",
-    "territory": "forest",
-    "closed_by": "Red",
-    "rewards": {"green-square": 3, "green-circle": 2, "green-hexagon": 1},
-    "buildings": {"White": {"farm": 1, "silo": 1}, "Red": {"warehouse": 1}, "Yellow": {"warehouse": 1}},
-    "order": ["White", "Yellow", "Red"],
-    "special_action": {"action": "gold_nugget"},
-    "picks": {"White": {"green-square": 3, "green-circle": 1}, "Yellow": {"green-circle": 1, "green-hexagon": 1}},
-}
+FOREST = FOREST_EXAMPLE.record["events"][0]  # type: ignore[index]
 
 
 def add_events(game: Game, *events: dict[str, object]) -> None:
