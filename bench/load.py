@@ -17,10 +17,8 @@ from __future__ import annotations
 import argparse
 import http.client
 import json
-import os
 import re
 import shutil
-import socket
 import statistics
 import subprocess
 import sys
@@ -32,16 +30,13 @@ from pathlib import Path
 from urllib.parse import urlencode
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bench.production import free_port, manage, prepare, production_env, serve  # noqa: E402
+
 PG_ADMIN = "postgres://postgres@127.0.0.1:5432/postgres"
 PG_BENCH = "postgres://postgres@127.0.0.1:5432/okanagan_bench"
 LAKE = {"type": "territory", "territory": "lake", "closed_by": "Ann", "rewards": {"blue-circle": 1}, "buildings": {}}
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
 
 
 class Recorder:
@@ -76,10 +71,8 @@ def request(
 
 
 def setup(env: dict[str, str], tables: int) -> list[dict[str, object]]:
-    """Migrate, and make a member, a group and ``tables`` games; their ids and tokens."""
-    python = sys.executable
-    subprocess.run([python, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True)
-    subprocess.run([python, "manage.py", "createcachetable"], cwd=ROOT, env=env, check=True)
+    """Prepare the database, and make a member, a group and ``tables`` games; their ids and tokens."""
+    prepare(env)
     script = f"""
 import json
 from django.contrib.auth.models import User
@@ -91,10 +84,7 @@ group.members.add(user)
 games = [create_game(group, ("Ann", "Ben", "Cy"), {{}}, promos=False) for _ in range({tables})]
 print(json.dumps([{{"id": g.pk, "token": g.spectator_token}} for g in games]))
 """
-    out = subprocess.run(
-        [python, "manage.py", "shell", "-c", script], cwd=ROOT, env=env, check=True, capture_output=True, text=True
-    )
-    games: list[dict[str, object]] = json.loads(out.stdout.strip().splitlines()[-1])
+    games: list[dict[str, object]] = json.loads(manage(env, "shell", "-c", script))
     return games
 
 
@@ -184,29 +174,10 @@ def main() -> None:
     else:
         database = f"sqlite:///{folder}/bench.sqlite3"
     port = free_port()
-    env = os.environ | {
-        "DATABASE_URL": database,
-        "SECRET_KEY": "bench-only-secret-key-0123456789-abcdefghijklmnopqrstuvwxyz",
-        "ALLOWED_HOSTS": "127.0.0.1",
-        "SECURE_SSL_REDIRECT": "0",
-        "SECURE_COOKIES": "0",
-    }
-    env.pop("DEBUG", None)
+    env = production_env(database)
     games = setup(env, args.tables)
-    subprocess.run([sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"], cwd=ROOT, env=env, check=True)
-    gunicorn = str(Path(sys.executable).parent / "gunicorn")
-    server = subprocess.Popen(
-        [gunicorn, "--workers", "2", "--bind", f"127.0.0.1:{port}", "--log-level", "warning", "okanagan_site.wsgi"],
-        cwd=ROOT,
-        env=env,
-    )
+    server = serve(env, port, workers=2)
     try:
-        for _ in range(50):
-            try:
-                request(port, "GET", "/health/")
-                break
-            except OSError:
-                time.sleep(0.2)
         session = log_in(port)
         recorder = Recorder()
         until = time.time() + args.seconds

@@ -9,7 +9,6 @@ Run with ``.venv/bin/python bench/newcomer.py`` (needs /usr/bin/chromium).
 from __future__ import annotations
 
 import os
-import socket
 import statistics
 import subprocess
 import sys
@@ -23,17 +22,11 @@ from playwright.sync_api import sync_playwright
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.production import free_port  # noqa: E402
 from tests.conftest import CHROMIUM_FLAGS, chromium_path  # noqa: E402
 
 SECONDS_PER_TAP = 1.5
 SECONDS_PER_FIELD = 5.0
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
 
 
 class Person:

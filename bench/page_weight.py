@@ -9,12 +9,8 @@ total. Target: at most 40 KB, htmx and CSS included.
 
 from __future__ import annotations
 
-import os
-import socket
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 from playwright.sync_api import sync_playwright
@@ -22,25 +18,15 @@ from playwright.sync_api import sync_playwright
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.production import free_port, manage, prepare, production_env, serve  # noqa: E402
 from tests.conftest import CHROMIUM_FLAGS, chromium_path  # noqa: E402
 
 
 def main() -> None:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
+    port = free_port()
     with tempfile.TemporaryDirectory() as folder:
-        env = os.environ | {
-            "DATABASE_URL": f"sqlite:///{folder}/weight.sqlite3",
-            "SECRET_KEY": "page-weight-only-secret-key-0123456789-abcdefghijklmnopqrstuvwxyz",
-            "ALLOWED_HOSTS": "127.0.0.1",
-            "SECURE_SSL_REDIRECT": "0",
-            "SECURE_COOKIES": "0",
-        }
-        env.pop("DEBUG", None)
-        python = sys.executable
-        for command in (["migrate", "-v0"], ["createcachetable"], ["collectstatic", "--noinput", "-v0"]):
-            subprocess.run([python, "manage.py", *command], cwd=ROOT, env=env, check=True)
+        env = production_env(f"sqlite:///{folder}/weight.sqlite3")
+        prepare(env)
         script = (
             "from scoring.models import Group; from django.contrib.auth.models import User;"
             "from scoring.log import create_game;"
@@ -48,17 +34,9 @@ def main() -> None:
             "g = Group.objects.create(name='W', owner=u); g.members.add(u);"
             "print(create_game(g, ('Ann', 'Ben', 'Cy'), {}, promos=False).pk)"
         )
-        game = subprocess.run(
-            [python, "manage.py", "shell", "-c", script], cwd=ROOT, env=env, check=True, capture_output=True, text=True
-        ).stdout.split()[-1]
-        gunicorn = str(Path(python).parent / "gunicorn")
-        server = subprocess.Popen(
-            [gunicorn, "--workers", "1", "--bind", f"127.0.0.1:{port}", "--log-level", "warning", "okanagan_site.wsgi"],
-            cwd=ROOT,
-            env=env,
-        )
+        game = manage(env, "shell", "-c", script)
+        server = serve(env, port, workers=1)
         try:
-            time.sleep(2)
             with sync_playwright() as playwright:
                 browser = playwright.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_FLAGS)
                 login = browser.new_context().new_page()
