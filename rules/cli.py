@@ -14,6 +14,7 @@ from typing import TextIO
 from .documents import score_document
 from .errors import RulesError
 from .explanation import explanation_text
+from .reading import read_json
 
 INVALID = 2
 
@@ -37,7 +38,7 @@ def main(
     arguments = parser.parse_args(argv)
     try:
         result = score_document(_load(arguments.file, stdin))
-    except (RulesError, OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError) as error:
+    except (RulesError, OSError) as error:
         stderr.write(f"error: {_one_line(error)}\n")
         return INVALID
     if arguments.command == "score":
@@ -49,18 +50,12 @@ def main(
 
 def _load(path: str, stdin: TextIO) -> object:
     if path == "-":
-        text = stdin.read()
-    else:
-        with open(path, encoding="utf-8") as file:
-            text = file.read()
-    return json.loads(text)
+        return read_json(stdin.buffer.read() if hasattr(stdin, "buffer") else stdin.read())
+    with open(path, "rb") as file:
+        return read_json(file.read())
 
 
 def _one_line(error: BaseException) -> str:
-    if isinstance(error, json.JSONDecodeError):
-        return f"not valid JSON: {error.msg} at line {error.lineno}, column {error.colno}"
     if isinstance(error, OSError):
         return f"cannot read {error.filename}: {error.strerror}"
-    if isinstance(error, RecursionError):
-        return "the document is nested too deeply"
     return " ".join(str(error).split())

@@ -66,14 +66,17 @@ def parse_cooper_island(data: object) -> tuple[Settler, ...]:
     return players
 
 
+_CARD_KEYS: Final = {str(card): card for card in ROYAL_ORDER_CARDS}
+
+
 def _settler(fields: Fields, name: str) -> Settler:
     spaces = read_whole_list(fields, "spaces_past_logbook", 0, 999)
     if len(spaces) != 2:
         raise fields.fail("spaces_past_logbook", Message(_("one number per ship (2), not {count}"), count=len(spaces)))
     orders = {}
     for card, points in fields.mapping("royal_orders").items():
-        number = int(card) if card.isdigit() else 0
-        if number not in ROYAL_ORDER_CARDS:
+        number = _CARD_KEYS.get(card)  # exactly "1" to "8": not "03", "٣", "²" or "③"
+        if number is None:
             raise fields.fail(
                 "royal_orders", Message(_("{value} is not a royal order card (1 to 8)"), value=describe(card))
             )

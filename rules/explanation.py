@@ -51,10 +51,21 @@ class Message(str):
     params: Mapping[str, str | int]
 
     def __new__(cls, template: str, **params: str | int) -> Message:
+        params = {key: _encodable(value) for key, value in params.items()}
         message = super().__new__(cls, template.format_map(params))
         message.template = template
         message.params = params
         return message
+
+
+def _encodable(value: str | int) -> str | int:
+    """``value`` with any lone surrogate replaced, so that a message about bad text can always be shown."""
+    if isinstance(value, str):
+        try:
+            value.encode()
+        except UnicodeEncodeError:
+            return value.encode(errors="replace").decode()
+    return value
 
 
 def names(players: Iterable[str]) -> str:

@@ -29,8 +29,11 @@ from .errors import RecordError, RulesError
 from .explanation import Message
 from .explanation import gettext_noop as _
 from .fields import MAX_WHOLE, Fields, describe, identifier
+from .text import names_problem, note_problem
 
 FORMAT: Final = "okanagan-record/1"
+MAX_EVENTS: Final = 500
+"""The most events a record may hold: a real game has under 100, with its corrections."""
 
 type Bag = Mapping[Reward, int]
 """Reward kind → whole count; a kind absent counts 0."""
@@ -361,7 +364,13 @@ def parse_record(data: object) -> Record:
     players = parse_players(fields.array("players"))
     options = parse_options(fields.nested("options")) if fields.has("options") else Options()
     reader = _EventReader(players)
-    events = tuple(reader.event(index, value) for index, value in enumerate(fields.array("events")))
+    events_value = fields.array("events")
+    if len(events_value) > MAX_EVENTS:
+        raise fields.fail(
+            "events",
+            Message(_("a game has at most {limit} events, not {count}"), limit=MAX_EVENTS, count=len(events_value)),
+        )
+    events = tuple(reader.event(index, value) for index, value in enumerate(events_value))
     fields.done()
     return Record(players, options, events)
 
@@ -377,19 +386,20 @@ def parse_special_action(players: tuple[str, ...], value: object) -> SpecialActi
 
 
 def parse_players(value: list[object]) -> tuple[str, ...]:
-    """2 to 4 distinct non-empty names."""
+    """2 to 4 names, each a valid name and no two the same player (:func:`rules.text.names_problem`)."""
     if len(value) not in PLAYER_COUNTS:
         raise RecordError(Message(_("there must be 2 to 4 players, not {count}"), count=len(value)), ("players",))
+    names = []
     for name in value:
-        if not isinstance(name, str) or not name.strip():
+        if not isinstance(name, str):
             raise RecordError(
-                Message(_("a player's name must be a non-empty text, not {value}"), value=describe(name)), ("players",)
+                Message(_("a player's name must be a text, not {value}"), value=describe(name)), ("players",)
             )
-    names = tuple(str(name) for name in value)
-    duplicates = sorted({name for name in names if names.count(name) > 1})
-    if duplicates:
-        raise RecordError(Message(_("'{name}' is named twice"), name=duplicates[0]), ("players",))
-    return names
+        names.append(name)
+    problem = names_problem(names)
+    if problem is not None:
+        raise RecordError(problem, ("players",))
+    return tuple(names)
 
 
 def parse_options(fields: Fields) -> Options:
@@ -543,6 +553,9 @@ class _EventReader:
         note = fields.raw("note") if fields.has("note") else ""
         if not isinstance(note, str):
             raise fields.fail("note", Message(_("must be a text, not {value}"), value=describe(note)))
+        problem = note_problem(note)
+        if problem is not None:
+            raise fields.fail("note", problem)
         return AdjustEvent(
             player=self.player(fields, "player"),
             rewards=parse_bag(fields.raw("rewards"), ("rewards",), signed=True) if fields.has("rewards") else {},

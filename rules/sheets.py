@@ -9,6 +9,7 @@ from .explanation import Message, Section, Step
 from .explanation import gettext_noop as _
 from .fields import Fields, describe
 from .ranking import competition_ranks
+from .text import names_problem
 
 
 def read_players[T](fields: Fields, read_one: Callable[[Fields, str], T]) -> tuple[T, ...]:
@@ -16,18 +17,25 @@ def read_players[T](fields: Fields, read_one: Callable[[Fields, str], T]) -> tup
     values = fields.array("players")
     if not 1 <= len(values) <= 4:
         raise fields.fail("players", Message(_("there must be 1 to 4 players, not {count}"), count=len(values)))
+    readers = [Fields(value, fields.error, (f"player {number}",)) for number, value in enumerate(values, start=1)]
+    names = [player_name(player, "name") for player in readers]
+    problem = names_problem(names)
+    if problem is not None:
+        raise fields.fail("players", problem)
     players = []
-    seen: set[str] = set()
-    for number, value in enumerate(values, start=1):
-        player = Fields(value, fields.error, (f"player {number}",))
-        name = player.text("name")
-        if name in seen:
-            raise fields.fail("players", Message(_("'{name}' is named twice"), name=name))
-        seen.add(name)
+    for player, name in zip(readers, names, strict=True):
         player.where = (name,)
         players.append(read_one(player, name))
         player.done()
     return tuple(players)
+
+
+def player_name(fields: Fields, key: str) -> str:
+    """A player's name as text; whether it may be a name is :func:`rules.text.names_problem`'s to say."""
+    name = fields.raw(key)
+    if not isinstance(name, str):
+        raise fields.fail(key, Message(_("a player's name must be a text, not {value}"), value=describe(name)))
+    return name
 
 
 def read_whole_list(fields: Fields, key: str, low: int, high: int) -> tuple[int, ...]:

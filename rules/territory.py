@@ -397,6 +397,14 @@ def prepare_collection(state: GameState, event: TerritoryEvent) -> PreparedTerri
     ``state`` is changed by the special action: pass ``state.copy()`` to look ahead without changing it.
     """
     report = assess_influence(state.players, event.territory, event.closed_by, event.buildings)
+    if not report.influence and event.order:
+        raise RecordError(
+            Message(
+                _("nobody has influence here, so there is no order: leave it out, not {order}"),
+                order=", ".join(event.order),
+            ),
+            ("order",),
+        )
     order, order_steps = report.check_order(event.order) if report.influence else ((), ())
     recipient, action_steps = special_action_recipient(report, order, event.lone_choice)
     steps = [*report.steps, *order_steps, *action_steps]

@@ -16,6 +16,27 @@ DATA = Path(__file__).parent.parent / "data"
 FOREST = DATA / "okanagan-forest-example.json"
 
 
+def cooper_sheet(royal_orders: dict[str, int]) -> dict[str, object]:
+    """The spec's Cooper Island sheet with other royal-order keys."""
+    sheet = json.loads((DATA / "cooper-island-spec-example.json").read_text())
+    sheet["players"][0]["royal_orders"] = royal_orders
+    return dict(sheet)
+
+
+def test_whole_numbers_written_as_decimals_are_whole_numbers() -> None:
+    sheet = cooper_sheet({"3": 6.0, "5": 4})
+    status, out, _err = run("score", "-", stdin=json.dumps(sheet))
+    assert status == 0
+    assert json.loads(out)["players"][0]["royal_order_points"] == 10
+
+
+def test_a_file_that_is_not_utf8_is_one_line(tmp_path: Path) -> None:
+    path = tmp_path / "latin1.json"
+    path.write_bytes(b'{"format": "\xe9"}')
+    assert main(["score", str(path)], stdout=io.StringIO(), stderr=(err := io.StringIO())) == 2
+    assert err.getvalue() == "error: the file is not UTF-8 text (byte 12)\n"
+
+
 def run(*args: str, stdin: str = "") -> tuple[int, str, str]:
     out, err = io.StringIO(), io.StringIO()
     status = main(list(args), stdin=io.StringIO(stdin), stdout=out, stderr=err)
@@ -55,7 +76,25 @@ def test_explain_prints_titled_steps_with_rule_ids() -> None:
             '{"type": "round_end"}]}',
             "error: event 1 (round_end): round 1 has already ended: a game has two rounds\n",
         ),
-        ("[" * 100_000 + "]" * 100_000, "error: the document is nested too deeply\n"),
+        ("[" * 100_000 + "]" * 100_000, "error: the document is nested deeper than 12 levels\n"),
+        ("[" * 13 + "]" * 13, "error: the document is nested deeper than 12 levels\n"),
+        ('{"format": "a", "format": "b"}', "error: the key 'format' appears twice in one object\n"),
+        ('{"count": NaN}', "error: NaN is not a number JSON allows\n"),
+        ('{"format": "\\ud800"}', "error: the text '\\ud800' holds a character that is not valid Unicode\n"),
+        ("[" + "9" * 5000 + "]", "error: not valid JSON: a number has too many digits\n"),
+        *(
+            (
+                json.dumps(cooper_sheet(cards)),
+                f"error: Ann: royal_orders: {key} is not a royal order card (1 to 8)\n",
+            )
+            for cards, key in (
+                ({"²": 6}, "'²'"),
+                ({"③": 6}, "'③'"),
+                ({"٣": 6}, "'٣'"),
+                ({"3": 5, "03": 4}, "'03'"),
+                ({"9": 1}, "'9'"),
+            )
+        ),
     ],
 )
 def test_invalid_input_exits_2_with_one_line_on_stderr_and_nothing_on_stdout(stdin: str, error: str) -> None:

@@ -23,7 +23,10 @@ GOOD_TERRITORY = territory(
         (record(players=("Ann",)), "players: there must be 2 to 4 players, not 1"),
         (record(players=("A", "B", "C", "D", "E")), "players: there must be 2 to 4 players, not 5"),
         (record(players=("Ann", "Ann")), "players: 'Ann' is named twice"),
-        (record(players=("Ann", " ")), "players: a player's name must be a non-empty text, not ' '"),
+        (
+            record(players=("Ann", " ")),
+            "players: the name ' ' shows nothing once blank and invisible characters are left out",
+        ),
         (record(nugget_ladder="most_wins"), "options: nugget_ladder: 'most_wins' is not one of: by_place, fewest_zero"),
         (record(reward_supply=0), "options: reward_supply: must be from 1 to 999, not 0"),
         (record(reward_supply=2.5), "options: reward_supply: must be a whole number, not 2.5"),
