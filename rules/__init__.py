@@ -29,6 +29,7 @@ from .explanation import Section, Step
 from .final_scoring import FinalScore, PlayerScore, explorer_sets, final_score, nugget_points, score_objective
 from .game import EventOutcome, GameState, new_game
 from .okanagan import OkanaganResult, score_okanagan, score_record
+from .reading import read_json
 from .record import (
     Event,
     LoneChoice,
@@ -54,8 +55,29 @@ from .territory import (
     prepare_collection,
     special_action_recipient,
 )
+from .text import (
+    MAX_NAME_LENGTH,
+    MAX_NOTE_LENGTH,
+    name_key,
+    name_problem,
+    names_problem,
+    normal_text,
+    note_problem,
+    same_name,
+    text_problem,
+)
 
 __all__ = [
+    "MAX_NAME_LENGTH",
+    "MAX_NOTE_LENGTH",
+    "name_key",
+    "name_problem",
+    "names_problem",
+    "normal_text",
+    "note_problem",
+    "read_json",
+    "same_name",
+    "text_problem",
     "CATALOGUE",
     "RULES",
     "Building",

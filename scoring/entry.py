@@ -32,18 +32,26 @@ from rules import (
     apply_event,
     apply_special_action,
     assess_influence,
+    normal_text,
+    note_problem,
     parse_event,
     parse_special_action,
     prepare_collection,
     special_action_options,
     special_action_recipient,
 )
+from rules.reading import read_json
 from rules.record import TerritoryEvent, parse_bag
+
+from .http import posted_whole
+from .wording import say
 
 EVENT_KINDS = ("territory", "volcano", "beaver_dam", "objectives", "round_end", "adjust")
 PROMO_KINDS = ("volcano", "beaver_dam")
 MAX_COUNT = 99
-MAX_NOTE = 200
+REWARDS = frozenset(reward.value for reward in Reward)
+BUILDINGS = frozenset(building.value for building in Building)
+OBJECTIVE_KINDS = frozenset(kind.value for kind in ObjectiveKind)
 # Stages of counters: going back to one keeps its counts.
 COUNTER_STAGES = {"rewards", "buildings", "changes", "cards"}
 STAGES = {
@@ -106,15 +114,19 @@ class Draft:
     def from_json(cls, text: str) -> Draft:
         """The draft sent back by the page; :class:`BadOp` if it is not one."""
         try:
-            data = json.loads(text)
-            draft = cls(data["event"], list(data["done"]), dict(data["partial"]), str(data["card"]))
-        except (ValueError, KeyError, TypeError) as error:
+            data = read_json(text)
+            if not isinstance(data, dict):
+                raise TypeError
+            draft = cls(data["event"], data["done"], data["partial"], data["card"])
+        except (RulesError, KeyError, TypeError) as error:
             raise BadOp(_("The form was damaged; start again.")) from error
         if not (
             isinstance(draft.event, dict)
             and draft.event.get("type") in EVENT_KINDS
-            and all(isinstance(stage, str) for stage in draft.done)
-            and _is_counts(draft.partial)
+            and isinstance(draft.done, list)
+            and all(stage in STAGES[draft.kind] for stage in draft.done)
+            and _is_bag(draft.partial)
+            and (draft.card == "" or draft.card in OBJECTIVE_KINDS)
             and all(key in _FIELD_SHAPES and _FIELD_SHAPES[key](value) for key, value in draft.event.items())
         ):
             raise BadOp(_("The form was damaged; start again."))
@@ -125,14 +137,24 @@ def _is_text(value: object) -> bool:
     return isinstance(value, str)
 
 
-def _is_counts(value: object) -> bool:
-    return isinstance(value, dict) and all(
-        isinstance(count, int) and not isinstance(count, bool) and abs(count) <= MAX_COUNT for count in value.values()
-    )
+def _is_count(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and abs(value) <= MAX_COUNT
 
 
-def _is_counts_by_player(value: object) -> bool:
-    return isinstance(value, dict) and all(_is_counts(counts) for counts in value.values())
+def _is_counts(value: object, kinds: frozenset[str]) -> bool:
+    return isinstance(value, dict) and all(key in kinds and _is_count(count) for key, count in value.items())
+
+
+def _is_bag(value: object) -> bool:
+    return _is_counts(value, REWARDS)
+
+
+def _is_bags_by_player(value: object) -> bool:
+    return isinstance(value, dict) and all(_is_bag(bag) for bag in value.values())
+
+
+def _is_buildings(value: object) -> bool:
+    return isinstance(value, dict) and all(_is_counts(counts, BUILDINGS) for counts in value.values())
 
 
 def _is_texts(value: object) -> bool:
@@ -157,8 +179,9 @@ def _is_cards(value: object) -> bool:
     return isinstance(value, list) and all(
         isinstance(card, dict)
         and set(card) == {"kind", "rewards"}
-        and _is_text(card["kind"])
-        and _is_texts(card["rewards"])
+        and card["kind"] in OBJECTIVE_KINDS
+        and isinstance(card["rewards"], list)
+        and all(reward in REWARDS for reward in card["rewards"])
         for card in value
     )
 
@@ -173,10 +196,10 @@ _FIELD_SHAPES: dict[str, Callable[[object], bool]] = {
     "reward": _is_text,
     "lone_choice": _is_text,
     "note": _is_text,
-    "rewards": _is_counts,
-    "nuggets": lambda value: isinstance(value, int) and not isinstance(value, bool) and abs(value) <= MAX_COUNT,
-    "buildings": _is_counts_by_player,
-    "picks": _is_counts_by_player,
+    "rewards": _is_bag,
+    "nuggets": _is_count,
+    "buildings": _is_buildings,
+    "picks": _is_bags_by_player,
     "order": _is_texts,
     "special_action": _is_action,
     "cards": _is_cards,
@@ -487,7 +510,7 @@ def _apply_op(screen: Screen, op: str, form: dict[str, str]) -> None:
             rewards = [reward.value for reward in Reward if reward.value in draft.partial]
             event.setdefault("cards", []).append({"kind": draft.card, "rewards": rewards})
             draft.card, draft.partial = "", {}
-        case "card", ["remove", number] if number.isdigit() and int(number) < len(event.get("cards", [])):
+        case "card", ["remove", number] if 0 <= posted_whole(number) < len(event.get("cards", [])):
             del event["cards"][int(number)]
         case _:
             raise BadOp(_("That button is out of date; here is the current step."))
@@ -515,7 +538,10 @@ def _mark_done(screen: Screen, stage: str, form: dict[str, str]) -> None:
         draft.partial = {}
         return
     if stage == "changes":
-        note = form.get("note", "").strip()[:MAX_NOTE]
+        note = normal_text(form.get("note", ""))
+        problem = note_problem(note)
+        if problem is not None:
+            raise BadOp(_("The note %(problem)s.") % {"problem": say(problem)})
         if note:
             draft.event["note"] = note
         else:
@@ -533,8 +559,8 @@ def _choose_order(screen: Screen, form: dict[str, str]) -> None:
         raise BadOp(_("Nobody ties here."))
     chosen: dict[str, int] = {}
     for number, orders in enumerate(screen.ties):
-        picked = form.get(f"tie_{number}", "0")
-        match = orders[int(picked)] if picked.isdigit() and int(picked) < len(orders) else orders[0]
+        picked = posted_whole(form.get(f"tie_{number}", "0"), 0)
+        match = orders[picked] if picked < len(orders) else orders[0]
         chosen |= {player: position for position, player in enumerate(match)}
     screen.event["order"] = sorted(
         report.default_order, key=lambda player: (-report.influence[player], chosen.get(player, 0))
@@ -601,9 +627,10 @@ def _choice(value: str, kind: type[Any]) -> str:
 
 def _player(screen: Screen, seat: str) -> str:
     """The player at ``seat`` (buttons name players by seat: a name may hold any character)."""
-    if not seat.isdigit() or int(seat) >= len(screen.players):
+    number = posted_whole(seat)
+    if not 0 <= number < len(screen.players):
         raise BadOp(_("That button is out of date; here is the current step."))
-    return screen.players[int(seat)]
+    return screen.players[number]
 
 
 def _step(value: str) -> int:

@@ -2,15 +2,27 @@
 
 from __future__ import annotations
 
-import json
+from collections.abc import Sequence
 from typing import Any
 
 from django import forms
 from django.contrib.auth import password_validation
 from django.contrib.auth.models import User
+from django.core.files.uploadedfile import UploadedFile
 from django.utils.translation import gettext_lazy as _
 
-from rules import NuggetLadder, RecordError, RulesError, parse_players, score_document
+from rules import (
+    NuggetLadder,
+    RecordError,
+    RulesError,
+    name_key,
+    name_problem,
+    normal_text,
+    parse_players,
+    read_json,
+    score_document,
+    text_problem,
+)
 
 from .models import CODE_ALPHABET, CODE_LENGTH, NAME_LENGTH, Group, Profile
 from .wording import error_text, say
@@ -53,11 +65,42 @@ class SignupForm(forms.ModelForm[User]):
         return user
 
 
+def checked_text(value: object) -> str:
+    """What a person typed, in normal form, or a ``ValidationError`` saying why it cannot be stored."""
+    text = normal_text(str(value or ""))
+    problem = text_problem(text)
+    if problem is not None:
+        raise forms.ValidationError(_("This text %(problem)s."), params={"problem": say(problem)})
+    return text
+
+
+def checked_name(value: object, group: Group | None = None, exclude: int | None = None) -> str:
+    """A player's name as typed, in normal form; refused if it cannot be a name, or, with ``group``, if it
+    would be the same player as another of the group's players (other than profile ``exclude``)."""
+    name = normal_text(str(value or ""))
+    problem = name_problem(name)
+    if problem is not None:
+        raise forms.ValidationError(_("This name %(problem)s."), params={"problem": say(problem)})
+    if group is not None:
+        key = name_key(name)
+        for profile in group.profiles.all():
+            if profile.pk == exclude:
+                continue
+            if name_key(profile.name) == key:
+                raise forms.ValidationError(
+                    _("%(name)s is already a player of this group."), params={"name": profile.name}
+                )
+    return name
+
+
 class GroupForm(forms.ModelForm[Group]):
     class Meta:
         model = Group
         fields = ("name",)
         labels = {"name": _("Group name")}
+
+    def clean_name(self) -> str:
+        return checked_text(self.cleaned_data["name"])
 
 
 class ProfileForm(forms.ModelForm[Profile]):
@@ -77,13 +120,7 @@ class ProfileForm(forms.ModelForm[Profile]):
         self.fields["name"].widget.attrs["autocomplete"] = "off"
 
     def clean_name(self) -> str:
-        name = str(self.cleaned_data["name"]).strip()
-        taken = self.group.profiles.filter(name=name).exclude(pk=self.instance.pk)
-        if not name:
-            raise forms.ValidationError(_("Enter a name."))
-        if taken.exists():
-            raise forms.ValidationError(_("%(name)s is already a player of this group."), params={"name": name})
-        return name
+        return checked_name(self.cleaned_data["name"], self.group, exclude=self.instance.pk)
 
 
 class NewGameForm(forms.Form):
@@ -104,15 +141,17 @@ class NewGameForm(forms.Form):
     )
     promos = forms.BooleanField(label=_("Promo tiles (Volcano, Beaver Dam)"), required=False)
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, known: Sequence[str] = (), **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        self.known = {name_key(name): name for name in known}
         for number in range(1, 5):
             self.fields[f"seat_{number}"].widget.attrs.update(list="names", autocomplete="off")
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
-        names = [str(data.get(f"seat_{n}") or "").strip() for n in range(1, 5)]
-        names = [name for name in names if name]
+        names = [normal_text(str(data.get(f"seat_{n}") or "")) for n in range(1, 5)]
+        # A name typed as a known player's name in another case or form is that player.
+        names = [self.known.get(name_key(name), name) for name in names if name]
         try:
             data["players"] = parse_players(list(names))
         except RecordError as error:
@@ -130,26 +169,26 @@ class ImportForm(forms.Form):
         upload = self.cleaned_data["record"]
         if upload.size > MAX_RECORD_BYTES:
             raise forms.ValidationError(_("The file is too big (at most 1 MB)."))
-        try:
-            data = json.loads(upload.read().decode("utf-8"))
-        except (UnicodeDecodeError, ValueError) as error:
-            raise forms.ValidationError(_("This is not a JSON file: %(error)s"), params={"error": error}) from error
+        data = read_upload(upload)
         try:
             score_document(data)
         except RulesError as error:
             raise forms.ValidationError(
                 _("This record is not valid: %(error)s"), params={"error": error_text(error)}
             ) from error
-        if not isinstance(data, dict):  # parse_record accepted it, so it is an object
+        if not isinstance(data, dict):  # score_document accepted it, so it is an object
             raise forms.ValidationError(_("This record is not valid."))
-        names = [player if isinstance(player, str) else player["name"] for player in data["players"]]
-        long_names = [name for name in names if len(name) > NAME_LENGTH]
-        if long_names:
-            raise forms.ValidationError(
-                _("A player's name has at most %(max)d characters here: %(name)s"),
-                params={"max": NAME_LENGTH, "name": long_names[0]},
-            )
         return data
+
+
+def read_upload(upload: UploadedFile[bytes]) -> object:
+    """An uploaded JSON file, read by ``rules`` (see :func:`rules.read_json`), or a ``ValidationError``."""
+    try:
+        return read_json(upload.read())
+    except RulesError as error:
+        raise forms.ValidationError(
+            _("This is not a JSON file: %(error)s"), params={"error": say(error.message)}
+        ) from error
 
 
 class JoinForm(forms.Form):
@@ -175,7 +214,4 @@ class RestoreForm(forms.Form):
         upload = self.cleaned_data["backup"]
         if upload.size > MAX_BACKUP_BYTES:
             raise forms.ValidationError(_("The file is too big (at most 5 MB)."))
-        try:
-            return json.loads(upload.read().decode("utf-8"))
-        except (UnicodeDecodeError, ValueError) as error:
-            raise forms.ValidationError(_("This is not a JSON file: %(error)s"), params={"error": error}) from error
+        return read_upload(upload)

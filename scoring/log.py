@@ -12,9 +12,9 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from rules import OkanaganResult, score_okanagan, score_sheet
+from rules import OkanaganResult, name_key, score_okanagan, score_sheet
 
-from .models import Event, Game, Group
+from .models import Event, Game, Group, Profile
 
 type Events = list[dict[str, Any]]
 
@@ -30,8 +30,7 @@ def create_game(
     with transaction.atomic():
         game = Game.objects.create(group=group, options=options, promos=promos)
         for position, name in enumerate(players):
-            profile, _created = group.profiles.get_or_create(name=name)
-            game.seats.create(position=position, name=name, profile=profile)
+            game.seats.create(position=position, name=name, profile=group_profile(group, name))
         game.events.bulk_create(game.events.model(game=game, index=i, data=data) for i, data in enumerate(events))
     return game
 
@@ -50,9 +49,17 @@ def create_sheet_game(group: Group, sheet: dict[str, Any]) -> Game:
             winners=[name for name in result.winners if name != "Alexis"],
         )
         for position, score in enumerate(result.players):
-            profile, _created = group.profiles.get_or_create(name=score.name)
+            profile = group_profile(group, score.name)
             game.seats.create(position=position, name=score.name, profile=profile, total=score.total)
     return game
+
+
+def group_profile(group: Group, name: str) -> Profile:
+    """The group's player named ``name``, or named so that it is the same player (``Ann`` for ``ANN``);
+    a new player of the group if there is none."""
+    key = name_key(name)
+    found = next((profile for profile in group.profiles.all() if name_key(profile.name) == key), None)
+    return found or group.profiles.create(name=name)
 
 
 def stored_events(game: Game) -> Events:
@@ -78,6 +85,7 @@ def change_log(game: Game, revision: int, change: Callable[[Events], Events]) ->
         old = stored_events(game)
         new = change(list(old))
         result = replay_game(game, new)
+        new = [outcome.event.to_json() for outcome in result.state.log]  # as the rules read them
         first_change = next(
             (index for index, (a, b) in enumerate(zip(old, new, strict=False)) if a != b), min(len(old), len(new))
         )

@@ -14,10 +14,13 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from rules import MAX_NAME_LENGTH
+
 # No 0/O, 1/I/L: a code read aloud across a table or typed on a phone.
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 6
-NAME_LENGTH = 40
+NAME_LENGTH = MAX_NAME_LENGTH
+GROUP_NAME_LENGTH = 80
 """The longest player name (a record from elsewhere with longer names is refused at import)."""
 
 
@@ -34,7 +37,7 @@ def new_table_code() -> str:
 class Group(models.Model):
     """A group of people who play together: its members see and edit its games."""
 
-    name = models.CharField(_("name"), max_length=80)
+    name = models.CharField(_("name"), max_length=GROUP_NAME_LENGTH)
     owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="owned_groups")
     members = models.ManyToManyField(settings.AUTH_USER_MODEL, related_name="play_groups")
     invite_token = models.CharField(max_length=32, unique=True, default=new_token)

@@ -12,7 +12,7 @@ from django_htmx.http import HttpResponseClientRedirect
 from rules import Building, GameState, ObjectiveKind, RecordError, Territory, parse_record, replay
 from scoring.access import game_for_player, okanagan_game
 from scoring.entry import EVENT_KINDS, PROMO_KINDS, BadOp, Draft, Screen, analyse, tap
-from scoring.http import HtmxHttpRequest
+from scoring.http import HtmxHttpRequest, posted_whole
 from scoring.log import StaleGame, change_log, stored_events
 from scoring.models import Game
 from scoring.wording import error_text
@@ -43,7 +43,7 @@ def event_edit(request: HtmxHttpRequest, game_id: int, index: int) -> HttpRespon
 def _entry(request: HtmxHttpRequest, game: Game, draft: Draft, editing: int | None) -> HttpResponse:
     revision, damaged = game.revision, ""
     if request.method == "POST":
-        revision = int(request.POST["revision"]) if request.POST.get("revision", "").isdigit() else -1
+        revision = posted_whole(request.POST.get("revision", ""))
         try:
             draft = Draft.from_json(request.POST.get("draft", ""))
         except BadOp as error:

@@ -24,8 +24,9 @@ from scoring.access import (
     okanagan_game,
 )
 from scoring.board import game_context, scoreboard_etag, sheet_context
+from scoring.entry import PROMO_KINDS
 from scoring.forms import ImportForm, JoinForm, NewGameForm
-from scoring.http import HtmxHttpRequest
+from scoring.http import HtmxHttpRequest, posted_whole
 from scoring.log import StaleGame, change_log, create_game, create_sheet_game, finish, reopen
 from scoring.models import Game, new_table_code, new_token
 from scoring.ratelimit import too_many
@@ -41,12 +42,12 @@ def game_new(request: HtmxHttpRequest, group_id: int) -> HttpResponse:
     own = group.profiles.filter(user=request.user.pk).values_list("name", flat=True).first()
     names = last.players() if last else (own,) if own else ()
     initial = {f"seat_{n}": name for n, name in enumerate(names, start=1)}
-    form = NewGameForm(request.POST if request.method == "POST" else None, initial=initial)
+    known = list(group.profiles.values_list("name", flat=True))
+    form = NewGameForm(request.POST if request.method == "POST" else None, initial=initial, known=known)
     if request.method == "POST" and form.is_valid():
         options = {"nugget_ladder": form.cleaned_data["nugget_ladder"]}
         game = create_game(group, form.cleaned_data["players"], options, promos=form.cleaned_data["promos"])
         return redirect("game", game_id=game.pk)
-    known = group.profiles.values_list("name", flat=True)
     return render(request, "scoring/game_new.html", {"group": group, "form": form, "names": known})
 
 
@@ -88,9 +89,10 @@ def game_import(request: HtmxHttpRequest, group_id: int) -> HttpResponse:
         game = create_sheet_game(group, data)
         messages.success(request, _("Game imported."))
         return redirect("game", game_id=game.pk)
-    record = parse_record(data)
-    uses_promos = any(event.type in {"volcano", "beaver_dam"} for event in record.events)
-    game = create_game(group, record.players, data.get("options", {}), promos=uses_promos, events=data["events"])
+    record = parse_record(data)  # stored as the rules read it, so that every event can be edited
+    uses_promos = any(event.type in PROMO_KINDS for event in record.events)
+    events = [event.to_json() for event in record.events]
+    game = create_game(group, record.players, record.options.to_json(), promos=uses_promos, events=events)
     if form.cleaned_data["finished"]:
         finish(game, game.revision)
     messages.success(request, _("Game imported."))
@@ -191,8 +193,7 @@ def _without(events: list[dict[str, object]], index: int) -> list[dict[str, obje
 
 
 def _revision(request: HtmxHttpRequest) -> int:
-    value = request.POST.get("revision", "")
-    return int(value) if value.isdigit() else -1
+    return posted_whole(request.POST.get("revision", ""))
 
 
 @require_http_methods(["GET", "POST"])
