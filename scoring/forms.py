@@ -24,7 +24,7 @@ from rules import (
     text_problem,
 )
 
-from .models import CODE_ALPHABET, CODE_LENGTH, NAME_LENGTH, Group, Profile
+from .models import CODE_ALPHABET, CODE_LENGTH, GROUP_NAME_LENGTH, NAME_LENGTH, Group, Profile
 from .wording import error_text, say
 
 MAX_RECORD_BYTES = 1_000_000
@@ -65,12 +65,14 @@ class SignupForm(forms.ModelForm[User]):
         return user
 
 
-def checked_text(value: object) -> str:
+def checked_text(value: object, limit: int) -> str:
     """What a person typed, in normal form, or a ``ValidationError`` saying why it cannot be stored."""
     text = normal_text(str(value or ""))
     problem = text_problem(text)
     if problem is not None:
         raise forms.ValidationError(_("This text %(problem)s."), params={"problem": say(problem)})
+    if len(text) > limit:
+        raise forms.ValidationError(_("This text is longer than %(limit)d characters."), params={"limit": limit})
     return text
 
 
@@ -84,9 +86,7 @@ def checked_name(value: object, group: Group | None = None, exclude: int | None 
     if group is not None:
         key = name_key(name)
         for profile in group.profiles.all():
-            if profile.pk == exclude:
-                continue
-            if name_key(profile.name) == key:
+            if profile.pk != exclude and name_key(profile.name) == key:
                 raise forms.ValidationError(
                     _("%(name)s is already a player of this group."), params={"name": profile.name}
                 )
@@ -100,7 +100,7 @@ class GroupForm(forms.ModelForm[Group]):
         labels = {"name": _("Group name")}
 
     def clean_name(self) -> str:
-        return checked_text(self.cleaned_data["name"])
+        return checked_text(self.cleaned_data["name"], GROUP_NAME_LENGTH)
 
 
 class ProfileForm(forms.ModelForm[Profile]):

@@ -5,18 +5,22 @@ from __future__ import annotations
 
 import csv
 import io
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from django.contrib.auth.models import User
+from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
 
-from rules import RulesError, score_okanagan
+from rules import OkanaganResult, RulesError, parse_record, score_record, score_sheet
 
-from .log import create_game, create_sheet_game, finish
-from .models import NAME_LENGTH, Game, Group
+from .forms import checked_name, checked_text
+from .log import create_game, create_sheet_game, group_profile, store_result
+from .models import GROUP_NAME_LENGTH, Game, Group
 from .stats import OKANAGAN_PARTS, game_scores
 from .wording import error_text
 
@@ -68,53 +72,102 @@ def backup(group: Group) -> dict[str, Any]:
     }
 
 
+MAX_RESTORED_GAMES = 500
+"""The most games one backup may restore: all are checked by replaying them before anything is stored."""
+MAX_RESTORED_PLAYERS = 500
+
+
+@dataclass(frozen=True)
+class _Restored:
+    """One game of a backup, checked: what to store."""
+
+    kind: str
+    document: dict[str, Any]
+    players: tuple[str, ...]
+    promos: bool
+    result: OkanaganResult | None
+    """The Okanagan game replayed, if it is finished."""
+    created: datetime | None
+    finished: datetime | None
+
+
 def restore(owner: User, data: object) -> Group:
-    """A new group, owned by ``owner``, with the backup's players and games; :class:`BadBackup` if invalid."""
+    """A new group, owned by ``owner``, with the backup's players and games; :class:`BadBackup` if invalid.
+
+    Everything is checked first (names, texts, every game replayed), so that the database is written
+    only for a backup that restores, in one short transaction.
+    """
     if not isinstance(data, dict) or data.get("format") != BACKUP_FORMAT:
         raise BadBackup(_("This is not a backup of a group (format %(format)s).") % {"format": BACKUP_FORMAT})
     name, players, games = data.get("group"), data.get("players"), data.get("games")
-    if not isinstance(name, str) or not name.strip() or not isinstance(players, list) or not isinstance(games, list):
+    if not isinstance(name, str) or not isinstance(players, list) or not isinstance(games, list):
         raise BadBackup(_("The backup needs a group name, a list of players and a list of games."))
+    if len(games) > MAX_RESTORED_GAMES or len(players) > MAX_RESTORED_PLAYERS:
+        raise BadBackup(
+            _("A backup restores at most %(games)d games and %(players)d players.")
+            % {"games": MAX_RESTORED_GAMES, "players": MAX_RESTORED_PLAYERS}
+        )
+    try:
+        group_name = checked_text(name, GROUP_NAME_LENGTH)
+        players = [checked_name(player) for player in players]
+    except ValidationError as error:
+        raise BadBackup(" ".join(error.messages)) from error
+    checked = [_checked_game(number, entry) for number, entry in enumerate(games, start=1)]
     with transaction.atomic():
-        group = Group.objects.create(name=name.strip()[:80], owner=owner)
+        group = Group.objects.create(name=group_name, owner=owner)
         group.members.add(owner)
         for player in players:
-            if not isinstance(player, str) or not player.strip() or len(player) > NAME_LENGTH:
-                raise BadBackup(_("A player's name is missing or too long: %(name)r") % {"name": player})
-            group.profiles.get_or_create(name=player)
-        for number, entry in enumerate(games, start=1):
-            try:
-                _restore_game(group, entry)
-            except (RulesError, KeyError, TypeError, ValueError) as error:
-                message = error_text(error) if isinstance(error, RulesError) else str(error)
-                raise BadBackup(
-                    _("Game %(number)d cannot be restored: %(error)s") % {"number": number, "error": message}
-                ) from error
+            group_profile(group, player)
+        for game in checked:
+            _store_game(group, game)
     return group
 
 
-def _restore_game(group: Group, entry: dict[str, Any]) -> None:
-    document, kind = entry["document"], entry["kind"]
-    if kind == Game.Kind.OKANAGAN:
-        score_okanagan(document)  # refuses an invalid record with its reason
+def _checked_game(number: int, entry: object) -> _Restored:
+    """Game ``number`` of a backup, checked as the rules read it; :class:`BadBackup` saying why not."""
+    try:
+        if not isinstance(entry, dict):
+            raise BadBackup(_("it is not an object"))
+        document, kind = entry.get("document"), entry.get("kind")
+        dates = {key: _date(entry.get(key)) for key in ("created", "finished")}
+        if kind == Game.Kind.OKANAGAN:
+            record = parse_record(document)
+            result = score_record(record) if entry.get("status") == Game.Status.FINISHED else None
+            return _Restored(kind, record.to_json(), record.players, bool(entry.get("promos")), result, **dates)
+        if kind in (Game.Kind.SMALL_ISLANDS, Game.Kind.COOPER_ISLAND) and isinstance(document, dict):
+            sheet = score_sheet(document)
+            players = tuple(score.name for score in sheet.players)
+            return _Restored(kind, document, players, False, None, **dates)
+        raise BadBackup(_("it is not a game of Okanagan, Small Islands or Cooper Island"))
+    except (RulesError, BadBackup) as error:
+        message = error_text(error) if isinstance(error, RulesError) else str(error)
+        raise BadBackup(
+            _("Game %(number)d cannot be restored: %(error)s") % {"number": number, "error": message}
+        ) from error
+
+
+def _store_game(group: Group, checked: _Restored) -> None:
+    if checked.kind == Game.Kind.OKANAGAN:
+        document = checked.document
         game = create_game(
-            group, tuple(document["players"]), document.get("options", {}), promos=bool(entry.get("promos")),
-            events=document["events"],
-        )  # fmt: skip
-        if entry.get("status") == Game.Status.FINISHED:
-            finish(game, game.revision)
-    elif kind in (Game.Kind.SMALL_ISLANDS, Game.Kind.COOPER_ISLAND):
-        game = create_sheet_game(group, document)
+            group, checked.players, document["options"], promos=checked.promos, events=document["events"]
+        )
+        if checked.result is not None:
+            game.status, game.finished = Game.Status.FINISHED, timezone.now()
+            store_result(game, checked.result)
     else:
-        raise ValueError(f"unknown game {kind!r}")
-    dates = {key: _date(entry.get(key)) for key in ("created", "finished")}
+        game = create_sheet_game(group, checked.document)
     Game.objects.filter(pk=game.pk).update(
-        created=dates["created"] or game.created, finished=dates["finished"] if game.finished else None
+        created=checked.created or game.created, finished=(checked.finished or game.finished) if game.finished else None
     )
 
 
 def _date(value: object) -> datetime | None:
-    return parse_datetime(value) if isinstance(value, str) else None
+    """A date of the backup (ISO 8601), or ``None`` if there is none or it is not one."""
+    try:
+        return parse_datetime(value) if isinstance(value, str) else None
+    except ValueError:
+        return None
 
 
 def plays_csv(group: Group) -> str:
