@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from rules import OkanaganResult, name_key, score_okanagan, score_sheet
 
-from .models import Event, Game, Group, Profile
+from .models import Event, Game, Group, Profile, new_table_code
 
 type Events = list[dict[str, Any]]
 
@@ -123,9 +123,10 @@ def finish(game: Game, revision: int) -> OkanaganResult:
 
 
 def reopen(game: Game, revision: int) -> None:
-    """Back to in progress, to correct a finished game at the table."""
+    """Back to in progress, to correct a finished game at the table, with a new table code: the guests of
+    before must join again."""
     updated = Game.objects.filter(pk=game.pk, revision=revision).update(
-        revision=revision + 1, status=Game.Status.PLAYING, finished=None, winners=[]
+        revision=revision + 1, status=Game.Status.PLAYING, finished=None, winners=[], table_code=new_table_code()
     )
     if not updated:
         raise StaleGame

@@ -177,8 +177,19 @@ def plays_csv(group: Group) -> str:
     writer.writerow(CSV_COLUMNS)
     for game in group.games.filter(status=Game.Status.FINISHED).order_by("created", "pk").prefetch_related("seats"):
         for row in _rows(game):
-            writer.writerow(row)
+            writer.writerow([spreadsheet_safe(cell) for cell in row])
     return out.getvalue()
+
+
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def spreadsheet_safe(cell: object) -> object:
+    """A text cell that a spreadsheet would run as a formula (``=HYPERLINK(...)``, ``+1``, ``@SUM``),
+    quoted with a leading apostrophe as OWASP advises; numbers and other text as they are."""
+    if isinstance(cell, str) and cell.startswith(FORMULA_STARTS):
+        return "'" + cell
+    return cell
 
 
 def _rows(game: Game) -> list[list[object]]:

@@ -28,7 +28,7 @@ from scoring.entry import PROMO_KINDS
 from scoring.forms import ImportForm, JoinForm, NewGameForm
 from scoring.http import HtmxHttpRequest, posted_whole
 from scoring.log import StaleGame, change_log, create_game, create_sheet_game, finish, reopen
-from scoring.models import Game, new_table_code, new_token
+from scoring.models import Game
 from scoring.ratelimit import too_many
 from scoring.score_sheets import SHEET_FORMS, SmallIslandsForm
 from scoring.wording import error_text
@@ -136,9 +136,7 @@ def table_qr(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
 def table_code_regenerate(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """A new table code: every guest who joined with the old one is out."""
     game = okanagan_game(game_for_member(request, game_id))
-    game.table_code = new_table_code()
-    game.spectator_token = new_token()
-    game.save(update_fields=["table_code", "spectator_token"])
+    game.new_codes()
     messages.success(
         request,
         _("New table code: %(code)s. The old code and spectator link stopped working.") % {"code": game.table_code},

@@ -15,7 +15,7 @@ from scoring.access import member_group, owned_group
 from scoring.forms import GroupForm, ImportForm, ProfileForm, RestoreForm
 from scoring.history import group_history
 from scoring.http import HtmxHttpRequest
-from scoring.models import NAME_LENGTH, Group, new_token
+from scoring.models import NAME_LENGTH, Group
 from scoring.portability import BadBackup, backup, plays_csv, restore
 from scoring.views.pages import home_context
 from scoring.views.stats import player_sections
@@ -81,8 +81,7 @@ def profile_edit(request: HtmxHttpRequest, group_id: int, profile_id: int) -> Ht
 def invite_regenerate(request: HtmxHttpRequest, group_id: int) -> HttpResponse:
     """A new invite link; the old one stops working."""
     group = owned_group(request, group_id)
-    group.invite_token = new_token()
-    group.save(update_fields=["invite_token"])
+    group.new_invite()
     messages.success(request, _("A new invite link is ready; the old one no longer works."))
     return redirect("group", group_id=group.pk)
 
@@ -95,9 +94,18 @@ def member_remove(request: HtmxHttpRequest, group_id: int, user_id: int) -> Http
     if member.pk == group.owner_id:
         messages.error(request, _("The owner stays in the group."))
     else:
-        group.members.remove(member)
-        group.profiles.filter(user=member).update(user=None)
-        messages.success(request, _("%(name)s is no longer a member.") % {"name": member.get_username()})
+        with transaction.atomic():
+            group.members.remove(member)
+            group.profiles.filter(user=member).update(user=None)
+            group.lock_out_former_members()
+        messages.success(
+            request,
+            _(
+                "%(name)s is no longer a member. The invite link, and the table codes and spectator links of the "
+                "games in progress, are new: send them again to the others."
+            )
+            % {"name": member.get_username()},
+        )
     return redirect("group", group_id=group.pk)
 
 

@@ -1,0 +1,48 @@
+"""``manage.py check_data``: find stored data that today's rules refuse, such as text stored before
+the text rules (a lone surrogate, a control character, an invisible name) or a log no longer legal.
+
+Prints one line per problem and exits with status 1 if there is any, so that it can run after a
+deployment or in a cron job. It changes nothing: each problem is for a person to look at (the game's
+page says what the rules refuse, and a member can undo or edit the event).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError
+
+from rules import RulesError, name_problem, score_document, text_problem
+from scoring.models import GROUP_NAME_LENGTH, Game, Group, Profile
+from scoring.portability import game_document
+
+
+class Command(BaseCommand):
+    help = "Find stored texts and games that today's rules refuse (exit status 1 if any)."
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        count = 0
+        for problem in problems():
+            self.stdout.write(problem)
+            count += 1
+        if count:
+            raise CommandError(f"{count} problem(s) found", returncode=1)
+        self.stdout.write("No problem found.")
+
+
+def problems() -> Iterator[str]:
+    """Each problem of the stored data, as a line naming where it is."""
+    for group in Group.objects.order_by("pk"):
+        problem = text_problem(group.name)
+        if problem is not None or len(group.name) > GROUP_NAME_LENGTH:
+            yield f"group {group.pk}: name {group.name!r}: {problem or 'is too long'}"
+    for profile in Profile.objects.order_by("pk"):
+        problem = name_problem(profile.name)
+        if problem is not None:
+            yield f"group {profile.group_id}: player {profile.pk}: name {profile.name!r}: {problem}"
+    for game in Game.objects.order_by("pk").prefetch_related("seats", "events"):
+        try:
+            score_document(game_document(game))
+        except RulesError as error:
+            yield f"game {game.pk}: {error}"
