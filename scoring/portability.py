@@ -16,13 +16,13 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
 
-from rules import OkanaganResult, RulesError, parse_record, score_record, score_sheet
+from rules import OkanaganResult, RulesError, names_problem, parse_record, score_record, score_sheet
 
 from .forms import checked_name, checked_text
 from .log import create_game, create_sheet_game, group_profile, store_result
 from .models import GROUP_NAME_LENGTH, Game, Group
 from .stats import OKANAGAN_PARTS, game_scores
-from .wording import error_text
+from .wording import error_text, say
 
 BACKUP_FORMAT = "okanagan-companion-backup/1"
 CSV_COLUMNS = (
@@ -107,11 +107,16 @@ def restore(owner: User, data: object) -> Group:
             _("A backup restores at most %(games)d games and %(players)d players.")
             % {"games": MAX_RESTORED_GAMES, "players": MAX_RESTORED_PLAYERS}
         )
+    if not all(isinstance(player, str) for player in players):
+        raise BadBackup(_("The backup needs a group name, a list of players and a list of games."))
     try:
         group_name = checked_text(name, GROUP_NAME_LENGTH)
         players = [checked_name(player) for player in players]
     except ValidationError as error:
         raise BadBackup(" ".join(error.messages)) from error
+    problem = names_problem(players)
+    if problem is not None:
+        raise BadBackup(say(problem))
     checked = [_checked_game(number, entry) for number, entry in enumerate(games, start=1)]
     with transaction.atomic():
         group = Group.objects.create(name=group_name, owner=owner)

@@ -1,0 +1,291 @@
+"""What a careless or hostile phone sends gets a message and breaks nothing (issue 10, points 1-4, 7).
+
+Each test is a case the audit reproduced as a 500 or as stored damage; the suite runs on SQLite and
+on PostgreSQL.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import User
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.core.management import call_command
+from django.core.management.base import CommandError
+from django.test import Client
+
+from scoring.log import change_log, finish
+from scoring.models import Event, Game, Group, Profile
+from scoring.portability import MAX_RESTORED_GAMES
+
+from .conftest import Entry
+from .test_game_pages import FOREST
+
+RED = "1"
+
+
+def correction_ready(client: Client, game: Game) -> Entry:
+    """A correction for Red entered up to its last step, as a phone would."""
+    entry = Entry(client, f"/games/{game.pk}/events/new/adjust/").tap(f"set:player:{RED}")
+    entry.tap("add:nuggets:1").tap("done:changes", note="a nugget")
+    assert entry.stage == "confirm"
+    return entry
+
+
+def post_draft(entry: Entry, draft: str, op: str = "save", revision: str | None = None) -> Any:
+    data = {"draft": draft, "revision": entry.field("revision") if revision is None else revision, "op": op}
+    return entry.client.post(entry.url, data)
+
+
+def readable(client: Client, game: Game) -> None:
+    """The pages that failed for good once bad text was stored all still answer."""
+    for url in (f"/games/{game.pk}/", f"/games/{game.pk}/record.json", f"/groups/{game.group_id}/backup.json"):
+        assert client.get(url).status_code == 200, url
+
+
+# 1. Text -------------------------------------------------------------------------------------------
+
+
+def test_a_lone_surrogate_in_a_guests_draft_is_refused_and_nothing_is_stored(
+    guest_client: Client, member_client: Client, game: Game
+) -> None:
+    entry = correction_ready(guest_client, game)
+    damaged = entry.field("draft").replace('"note": "a nugget"', '"note": "\\ud800"')
+    assert "\\ud800" in damaged
+    response = post_draft(entry, damaged)
+    assert response.status_code == 422
+    assert "The form was damaged; start again." in response.content.decode()
+    assert not game.events.exists()
+    readable(member_client, game)
+
+
+@pytest.mark.parametrize(
+    ("note", "message"),
+    [
+        ("a\x00b", "contains a control character (U+0000)"),
+        ("\u202eeton", "contains a character that reverses the direction of text (U+202E)"),
+        ("\u200b \u3000", "shows nothing once blank and invisible characters are left out"),
+        ("x" * 201, "is longer than 200 characters"),
+    ],
+)
+def test_a_typed_note_that_cannot_be_stored_is_refused_in_place(
+    member_client: Client, game: Game, note: str, message: str
+) -> None:
+    entry = Entry(member_client, f"/games/{game.pk}/events/new/adjust/").tap(f"set:player:{RED}")
+    entry.tap("add:nuggets:1").tap("done:changes", note=note)
+    assert entry.response.status_code == 422 and entry.stage == "changes"
+    assert message in entry.html
+    entry.tap("done:changes", note="  forgot   it ").tap("save")
+    assert game.events.get().data["note"] == "forgot it"
+
+
+def test_names_are_one_player_in_either_unicode_form_and_look_alikes_are_refused(
+    member_client: Client, group: Group, game: Game
+) -> None:
+    url = f"/groups/{group.pk}/games/new/"
+    base = {"nugget_ladder": "by_place"}
+    twice = member_client.post(url, base | {"seat_1": "Zoé", "seat_2": "Zoe\u0301"})
+    assert "&#x27;Zoé&#x27; is named twice" in twice.content.decode()
+    hidden = member_client.post(url, base | {"seat_1": "Ann", "seat_2": "Ann\u200b"})
+    assert "contains an invisible character (U+200B)" in hidden.content.decode()
+    # "white" and "ＲＥＤ" are the group's White and Red, not new players.
+    made = member_client.post(url, base | {"seat_1": "white", "seat_2": "ＲＥＤ", "seat_3": "Zoe\u0301"})
+    assert made.status_code == 302
+    game = Game.objects.get(pk=made["Location"].split("/")[2])
+    assert game.players() == ("White", "Red", "Zoé")
+    assert sorted(group.profiles.values_list("name", flat=True)) == ["Red", "White", "Yellow", "Zoé"]
+
+
+def test_group_and_player_names_follow_the_same_rules(owner_client: Client, group: Group, game: Game) -> None:
+    refused = owner_client.post("/groups/new/", {"name": "\u202e\u202e"})
+    assert refused.status_code == 422 and "reverses the direction of text" in refused.content.decode()
+    assert not Group.objects.filter(name__contains="\u202e").exists()
+    white = group.profiles.get(name="White")
+    clash = owner_client.post(f"/groups/{group.pk}/players/{white.pk}/", {"name": "RED"})
+    assert "Red is already a player of this group." in clash.content.decode()
+    assert group.profiles.filter(name="White").exists()
+
+
+def test_the_check_command_finds_bad_text_stored_before_the_rules(game: Game) -> None:
+    call_command("check_data", stdout=io.StringIO())
+    Profile.objects.create(group=game.group, name="Ann\u200b")
+    Event.objects.create(game=game, index=0, data={"type": "adjust", "player": "Red", "nuggets": 1, "note": "\u202ex"})
+    out = io.StringIO()
+    with pytest.raises(CommandError) as failed:
+        call_command("check_data", stdout=out)
+    assert failed.value.returncode == 1
+    lines = out.getvalue().splitlines()
+    assert any("name 'Ann\\u200b': contains an invisible character (U+200B)" in line for line in lines)
+    bidi = f"game {game.pk}: event 0 (adjust): note: contains a character that reverses the direction of text"
+    assert any(line.startswith(bidi) for line in lines)
+
+
+# 2. Every input gets a message ------------------------------------------------------------------------
+
+
+DEEP = "[" * 50_000 + "]" * 50_000
+
+
+def test_deeply_nested_json_is_refused_everywhere(member_client: Client, group: Group, game: Game) -> None:
+    imported = member_client.post(
+        f"/groups/{group.pk}/games/import/", {"record": SimpleUploadedFile("r.json", DEEP.encode())}
+    )
+    assert imported.status_code == 422 and "nested deeper than 12 levels" in imported.content.decode()
+    restored = member_client.post("/groups/restore/", {"backup": SimpleUploadedFile("b.json", DEEP.encode())})
+    assert restored.status_code == 422 and "nested deeper than 12 levels" in restored.content.decode()
+    entry = correction_ready(member_client, game)
+    drafted = post_draft(entry, '{"event": ' + DEEP + "}")
+    assert drafted.status_code == 422 and "The form was damaged" in drafted.content.decode()
+
+
+@pytest.mark.parametrize("revision", ["²", "٣", "③", "-1", "1" * 40, "", "0x1"])
+def test_an_odd_revision_is_a_stale_page_not_a_crash(member_client: Client, game: Game, revision: str) -> None:
+    entry = correction_ready(member_client, game)
+    saved = post_draft(entry, entry.field("draft"), revision=revision)
+    assert saved.status_code in {200, 302, 409, 422}
+    assert not game.events.exists()
+    change_log(game, game.revision, lambda events: [FOREST])
+    for url in (f"/games/{game.pk}/events/0/delete/", f"/games/{game.pk}/finish/"):
+        assert member_client.post(url, {"revision": revision}).status_code == 302
+    game.refresh_from_db()
+    assert game.events.count() == 1 and game.is_playing
+
+
+def test_an_objective_card_with_an_unknown_reward_in_a_draft_is_refused(member_client: Client, game: Game) -> None:
+    entry = Entry(member_client, f"/games/{game.pk}/events/new/objectives/").tap(f"set:player:{RED}")
+    draft = entry.draft
+    draft["event"]["cards"] = [{"kind": "specific", "rewards": ["gold-unicorn"]}]
+    response = post_draft(entry, json.dumps(draft), op="done:cards")
+    assert response.status_code == 422 and "The form was damaged" in response.content.decode()
+
+
+@pytest.mark.parametrize(
+    ("players", "message"),
+    [
+        (["A\x00n"], "contains a control character (U+0000)"),
+        (["B" * 41], "is longer than 40 characters"),
+        (["Ann", "ann"], "&#x27;Ann&#x27; and &#x27;ann&#x27; would be the same player"),
+        ([7], "The backup needs a group name, a list of players and a list of games."),
+    ],
+)
+def test_a_backup_with_names_that_cannot_be_stored_is_refused(
+    member_client: Client, players: list[object], message: str
+) -> None:
+    backup = {"format": "okanagan-companion-backup/1", "group": "G", "players": players, "games": []}
+    response = member_client.post(
+        "/groups/restore/", {"backup": SimpleUploadedFile("b.json", json.dumps(backup).encode())}
+    )
+    assert response.status_code == 422
+    assert message in response.content.decode()
+    assert not Group.objects.filter(name="G").exists()
+
+
+@pytest.mark.parametrize("key", ["²", "③", "٣", "03"])
+def test_cooper_island_card_keys_are_exactly_1_to_8(member_client: Client, group: Group, key: str) -> None:
+    sheet = json.loads(Path("tests/data/cooper-island-spec-example.json").read_text())
+    sheet["players"][0]["royal_orders"] = {"3": 5, key: 4}
+    upload = SimpleUploadedFile("s.json", json.dumps(sheet).encode())
+    response = member_client.post(f"/groups/{group.pk}/games/import/", {"record": upload})
+    assert response.status_code == 422
+    assert "is not a royal order card (1 to 8)" in response.content.decode()
+
+
+def test_counts_written_as_decimals_are_stored_as_whole_numbers_and_stay_editable(
+    member_client: Client, group: Group
+) -> None:
+    text = json.dumps(
+        {"format": "okanagan-record/1", "players": ["White", "Red", "Yellow"], "events": [FOREST]}
+    ).replace('"farm": 1', '"farm": 1.0')
+    assert '"farm": 1.0' in text
+    upload = SimpleUploadedFile("r.json", text.encode())
+    response = member_client.post(f"/groups/{group.pk}/games/import/", {"record": upload, "finished": ""})
+    game = Game.objects.get(pk=response["Location"].split("/")[2])
+    data = game.events.get().data
+    assert data["buildings"]["White"]["farm"] == 1 and isinstance(data["buildings"]["White"]["farm"], int)
+    edit = Entry(member_client, f"/games/{game.pk}/events/0/")
+    edit.tap("save")
+    assert edit.response.status_code == 302
+
+
+# 3. Removing a member takes their access away ---------------------------------------------------------
+
+
+def test_a_removed_member_and_the_guests_they_let_in_are_out(
+    owner_client: Client, member_user: User, group: Group, game: Game, guest_client: Client
+) -> None:
+    old_invite, old_code, old_watch = group.invite_token, game.table_code, game.spectator_token
+    finished = Game.objects.create(group=group, status=Game.Status.FINISHED)
+    owner_client.post(f"/groups/{group.pk}/members/{member_user.pk}/remove/")
+    removed = Client()
+    removed.force_login(member_user)
+    assert removed.get(f"/invite/{old_invite}/").status_code == 404
+    assert removed.post(f"/invite/{old_invite}/").status_code == 404
+    joined = removed.post("/join/", {"code": old_code})
+    assert joined.status_code != 302
+    assert removed.get(f"/games/{game.pk}/").status_code == 404
+    assert Client().get(f"/watch/{old_watch}/").status_code == 404
+    assert guest_client.get(f"/games/{game.pk}/").status_code == 404
+    entry_url = f"/games/{game.pk}/events/new/round_end/"
+    assert guest_client.post(entry_url, {"op": "save", "draft": "", "revision": "0"}).status_code == 404
+    assert not game.events.exists()
+    # The others get the new link and code, which work.
+    group.refresh_from_db()
+    game.refresh_from_db()
+    assert Client().post("/join/", {"code": game.table_code}).status_code == 302
+    assert Client().get(f"/watch/{game.spectator_token}/").status_code == 200
+    assert Game.objects.get(pk=finished.pk).table_code == finished.table_code  # only games in progress
+
+
+def test_guests_join_again_when_a_finished_game_is_reopened(
+    member_client: Client, game: Game, guest_client: Client
+) -> None:
+    assert guest_client.get(f"/games/{game.pk}/").status_code == 200
+    finish(game, game.revision)
+    game.refresh_from_db()
+    member_client.post(f"/games/{game.pk}/reopen/", {"revision": str(game.revision)})
+    game.refresh_from_db()
+    assert game.is_playing
+    assert guest_client.get(f"/games/{game.pk}/").status_code == 404
+    assert guest_client.post("/join/", {"code": game.table_code}).status_code == 302
+    assert guest_client.get(f"/games/{game.pk}/").status_code == 200
+
+
+# 4. Limits checked before the work --------------------------------------------------------------------
+
+
+def test_a_backup_with_too_many_games_is_refused_before_any_is_replayed(member_client: Client) -> None:
+    games = [{"kind": "okanagan", "document": {}}] * (MAX_RESTORED_GAMES + 1)
+    backup = {"format": "okanagan-companion-backup/1", "group": "G", "players": [], "games": games}
+    response = member_client.post(
+        "/groups/restore/", {"backup": SimpleUploadedFile("b.json", json.dumps(backup).encode())}
+    )
+    assert response.status_code == 422
+    assert f"A backup restores at most {MAX_RESTORED_GAMES} games" in response.content.decode()
+
+
+def test_a_record_with_too_many_events_is_refused(member_client: Client, group: Group) -> None:
+    events = [{"type": "adjust", "player": "Red", "nuggets": 1}, {"type": "adjust", "player": "Red", "nuggets": -1}]
+    record = {"format": "okanagan-record/1", "players": ["White", "Red"], "events": events * 251}
+    upload = SimpleUploadedFile("r.json", json.dumps(record).encode())
+    response = member_client.post(f"/groups/{group.pk}/games/import/", {"record": upload})
+    assert response.status_code == 422
+    assert "a game has at most 500 events, not 502" in response.content.decode()
+
+
+# 7. CSV ------------------------------------------------------------------------------------------------
+
+
+def test_csv_cells_a_spreadsheet_would_run_are_quoted(member_client: Client, group: Group) -> None:
+    names = ["=HYPERLINK(1)", "+1", "-Ann", "@SUM"]
+    record = {"format": "okanagan-record/1", "players": names, "events": []}
+    upload = SimpleUploadedFile("r.json", json.dumps(record).encode())
+    imported = member_client.post(f"/groups/{group.pk}/games/import/", {"record": upload, "finished": "on"})
+    assert imported.status_code == 302
+    text = member_client.get(f"/groups/{group.pk}/plays.csv").content.decode()
+    players = [row["player"] for row in csv.DictReader(io.StringIO(text))]
+    assert players == ["'" + name for name in names]
