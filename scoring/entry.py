@@ -126,7 +126,7 @@ class Draft:
             and isinstance(draft.done, list)
             and all(stage in STAGES[draft.kind] for stage in draft.done)
             and _is_bag(draft.partial)
-            and (draft.card == "" or draft.card in OBJECTIVE_KINDS)
+            and (draft.card == "" or _is_one_of(draft.card, OBJECTIVE_KINDS))
             and all(key in _FIELD_SHAPES and _FIELD_SHAPES[key](value) for key, value in draft.event.items())
         ):
             raise BadOp(_("The form was damaged; start again."))
@@ -135,6 +135,10 @@ class Draft:
 
 def _is_text(value: object) -> bool:
     return isinstance(value, str)
+
+
+def _is_one_of(value: object, kinds: frozenset[str]) -> bool:
+    return isinstance(value, str) and value in kinds
 
 
 def _is_count(value: object) -> bool:
@@ -179,9 +183,9 @@ def _is_cards(value: object) -> bool:
     return isinstance(value, list) and all(
         isinstance(card, dict)
         and set(card) == {"kind", "rewards"}
-        and card["kind"] in OBJECTIVE_KINDS
+        and _is_one_of(card["kind"], OBJECTIVE_KINDS)
         and isinstance(card["rewards"], list)
-        and all(reward in REWARDS for reward in card["rewards"])
+        and all(_is_one_of(reward, REWARDS) for reward in card["rewards"])
         for card in value
     )
 

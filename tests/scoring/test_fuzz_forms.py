@@ -25,11 +25,16 @@ FIELDS = st.dictionaries(
     ODD_TEXT,
     max_size=8,
 )  # fmt: skip
+# Any text, lone surrogates and control characters included (JSON carries them as \u escapes).
+ANY_TEXT = st.text(st.characters(codec=None, exclude_categories=()), max_size=10) | st.sampled_from(
+    ["\ud800", "\x00", "\u202e", "\u200b", " ", "green-square", "farm", "White", "specific", "1.0"]
+)
 JSON_VALUES = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=10),
-    lambda children: st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=8), children, max_size=4),
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | ANY_TEXT,
+    lambda children: st.lists(children, max_size=4) | st.dictionaries(ANY_TEXT, children, max_size=4),
     max_leaves=20,
 )
+REVISIONS = st.one_of(ODD_TEXT, st.sampled_from(["²", "٣", "③", "0", "1", "00", "1.0", "９"]))
 FUZZ = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 
 
@@ -80,3 +85,75 @@ def test_an_oversized_record_file_is_refused(member_client: Client, group: Group
     upload = SimpleUploadedFile("big.json", b" " * 1_100_000)
     response = member_client.post(f"/groups/{group.pk}/games/import/", {"record": upload})
     assert response.status_code == 422 and "too big" in response.content.decode()
+
+
+@FUZZ
+@given(
+    kind=st.sampled_from(["territory", "objectives", "adjust", "volcano"]),
+    spoil=st.sampled_from(["event", "done", "partial", "card", "note", "cards", "buildings", "order", "whole"]),
+    value=JSON_VALUES,
+    revision=REVISIONS,
+    op=st.sampled_from(["save", "done:changes", "done:cards", "card:add", "card:remove:0", "order", "done:rewards"]),
+)
+def test_odd_drafts_and_revisions_get_an_answer_never_a_server_error(
+    member_client: Client, game: Game, kind: str, spoil: str, value: object, revision: str, op: str
+) -> None:
+    draft: dict[str, object] = {"event": {"type": kind}, "done": [], "partial": {}, "card": ""}
+    if spoil in {"event", "done", "partial", "card"}:
+        draft[spoil] = value
+    elif spoil != "whole":
+        draft["event"] = {"type": kind, spoil: value}
+    text = json.dumps(value if spoil == "whole" else draft)
+    response = member_client.post(
+        f"/games/{game.pk}/events/new/{kind}/",
+        {"draft": text, "revision": revision, "op": op, "note": json.dumps(value)},
+    )
+    assert response.status_code in {200, 302, 422}, (text, response.status_code)
+    for url in (f"/games/{game.pk}/", f"/games/{game.pk}/record.json", f"/groups/{game.group_id}/backup.json"):
+        assert member_client.get(url).status_code == 200
+
+
+@FUZZ
+@given(value=JSON_VALUES, revision=REVISIONS, spoil=st.sampled_from(["delete", "finish", "reopen", "code"]))
+def test_odd_revisions_on_every_form_that_sends_one(
+    member_client: Client, game: Game, value: object, revision: str, spoil: str
+) -> None:
+    url = {
+        "delete": f"/games/{game.pk}/events/0/delete/",
+        "finish": f"/games/{game.pk}/finish/",
+        "reopen": f"/games/{game.pk}/reopen/",
+        "code": f"/games/{game.pk}/code/",
+    }[spoil]
+    # 404 once an earlier example finished the game (events are then not changed).
+    assert member_client.post(url, {"revision": revision, "x": json.dumps(value)}).status_code in {302, 404}
+
+
+BACKUP_PLACES = ["", "group", "players", "games", "game", "kind", "document", "created", "status", "players[]"]
+
+
+@FUZZ
+@given(value=JSON_VALUES, spoil=st.sampled_from(BACKUP_PLACES))
+def test_odd_backups_are_refused_with_a_message_or_restored(member_client: Client, value: object, spoil: str) -> None:
+    game = {
+        "kind": "okanagan",
+        "created": "2026-01-01T00:00:00+00:00",
+        "status": "playing",
+        "document": {"format": "okanagan-record/1", "players": ["A", "B"], "events": []},
+    }
+    backup: dict[str, object] = {"format": "okanagan-companion-backup/1", "group": "G", "players": ["A"]}
+    backup["games"] = [game]
+    if spoil == "game":
+        backup["games"] = [value]
+    elif spoil == "players[]":
+        backup["players"] = ["A", value]
+    elif spoil in {"kind", "document", "created", "status"}:
+        game[spoil] = value
+    elif spoil:
+        backup[spoil] = value
+    document = backup if spoil else value
+    upload = SimpleUploadedFile("b.json", json.dumps(document).encode())
+    response = member_client.post("/groups/restore/", {"backup": upload})
+    assert response.status_code in {302, 422}, (document, response.status_code)
+    if response.status_code == 302:
+        assert member_client.get(response["Location"]).status_code == 200
+        assert member_client.get(response["Location"] + "backup.json").status_code == 200
