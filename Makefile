@@ -30,6 +30,7 @@ bench: $(VENV)/.dev
 	$(BIN)/python bench/score_record.py
 	$(BIN)/python bench/newcomer.py
 	$(BIN)/python bench/page_weight.py
+	$(BIN)/python bench/limits.py
 
 # About 3 minutes: 50 tables × 3 phones for 60 s against gunicorn, on SQLite then on PostgreSQL.
 load: $(VENV)/.dev

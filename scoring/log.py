@@ -7,6 +7,8 @@ change is refused with :class:`StaleGame` (optimistic concurrency), so nothing i
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 from django.db import transaction
@@ -14,7 +16,7 @@ from django.utils import timezone
 
 from rules import OkanaganResult, name_key, score_okanagan, score_sheet
 
-from .models import Event, Game, Group, Profile, new_table_code
+from .models import Event, Game, Group, Profile, Seat, new_table_code
 
 type Events = list[dict[str, Any]]
 
@@ -23,43 +25,108 @@ class StaleGame(Exception):
     """The game changed since the phone loaded it."""
 
 
+@dataclass(frozen=True)
+class NewGame:
+    """A game to store: its kind, its players in seat order, and what its row holds."""
+
+    kind: str
+    players: tuple[str, ...]
+    options: dict[str, object] = field(default_factory=dict)
+    promos: bool = False
+    sheet: dict[str, Any] | None = None
+    events: Sequence[object] = ()
+    totals: tuple[int, ...] | None = None
+    """Each seat's final total, for a finished game (``None``: in progress)."""
+    winners: tuple[str, ...] = ()
+    finished: datetime | None = None
+    created: datetime | None = None
+    """When it was played, if not now (a restored game)."""
+
+
+def create_games(group: Group, games: Sequence[NewGame]) -> list[Game]:
+    """Store ``games`` with their seats (each linked to the group's player of that name, made if new) and
+    their events, in a few queries however many games: a restore holds the write lock only briefly."""
+    profiles = Profiles(group)
+    now = timezone.now()
+    with transaction.atomic():
+        rows = Game.objects.bulk_create(
+            Game(
+                group=group,
+                kind=new.kind,
+                options=new.options,
+                promos=new.promos,
+                sheet=new.sheet,
+                status=Game.Status.PLAYING if new.totals is None else Game.Status.FINISHED,
+                finished=None if new.totals is None else new.finished or now,
+                winners=list(new.winners),
+            )
+            for new in games
+        )
+        for row, new in zip(rows, games, strict=True):
+            row.created = new.created or row.created
+        if any(new.created for new in games):
+            Game.objects.bulk_update(rows, ["created"], batch_size=500)
+        Seat.objects.bulk_create(
+            Seat(
+                game=row,
+                position=position,
+                name=name,
+                profile=profiles.get(name),
+                total=None if new.totals is None else new.totals[position],
+            )
+            for row, new in zip(rows, games, strict=True)
+            for position, name in enumerate(new.players)
+        )
+        Event.objects.bulk_create(
+            (
+                Event(game=row, index=index, data=data)
+                for row, new in zip(rows, games, strict=True)
+                for index, data in enumerate(new.events)
+            ),
+            batch_size=1000,
+        )
+    return rows
+
+
 def create_game(
     group: Group, players: tuple[str, ...], options: dict[str, object], *, promos: bool, events: Sequence[object] = ()
 ) -> Game:
-    """A game with its seats (profiles found or created by name) and its events."""
-    with transaction.atomic():
-        game = Game.objects.create(group=group, options=options, promos=promos)
-        for position, name in enumerate(players):
-            game.seats.create(position=position, name=name, profile=group_profile(group, name))
-        game.events.bulk_create(game.events.model(game=game, index=i, data=data) for i, data in enumerate(events))
-    return game
+    """A game in progress with its seats and its events."""
+    return create_games(group, [NewGame(Game.Kind.OKANAGAN, players, options, promos, events=events)])[0]
+
+
+def sheet_game(sheet: dict[str, Any]) -> NewGame:
+    """A finished game of Small Islands or Cooper Island from its score sheet (``RulesError`` if invalid)."""
+    result = score_sheet(sheet)
+    kind = Game.Kind.SMALL_ISLANDS if sheet["format"].startswith("small-islands") else Game.Kind.COOPER_ISLAND
+    return NewGame(
+        kind,
+        tuple(score.name for score in result.players),
+        sheet=sheet,
+        totals=tuple(score.total for score in result.players),
+        winners=tuple(name for name in result.winners if name != "Alexis"),
+    )
 
 
 def create_sheet_game(group: Group, sheet: dict[str, Any]) -> Game:
     """A finished game of Small Islands or Cooper Island from its score sheet (``RulesError`` if invalid)."""
-    result = score_sheet(sheet)
-    kind = Game.Kind.SMALL_ISLANDS if sheet["format"].startswith("small-islands") else Game.Kind.COOPER_ISLAND
-    with transaction.atomic():
-        game = Game.objects.create(
-            group=group,
-            kind=kind,
-            sheet=sheet,
-            status=Game.Status.FINISHED,
-            finished=timezone.now(),
-            winners=[name for name in result.winners if name != "Alexis"],
-        )
-        for position, score in enumerate(result.players):
-            profile = group_profile(group, score.name)
-            game.seats.create(position=position, name=score.name, profile=profile, total=score.total)
-    return game
+    return create_games(group, [sheet_game(sheet)])[0]
 
 
-def group_profile(group: Group, name: str) -> Profile:
-    """The group's player named ``name``, or named so that it is the same player (``Ann`` for ``ANN``);
-    a new player of the group if there is none."""
-    key = name_key(name)
-    found = next((profile for profile in group.profiles.all() if name_key(profile.name) == key), None)
-    return found or group.profiles.create(name=name)
+class Profiles:
+    """The group's players by name, made when new. Two names are one player when :func:`rules.same_name`
+    says so: ``ANN`` is the group's ``Ann``."""
+
+    def __init__(self, group: Group) -> None:
+        self.group = group
+        self.by_key = {name_key(profile.name): profile for profile in group.profiles.all()}
+
+    def get(self, name: str) -> Profile:
+        """The player named ``name`` (or the same player), made if new."""
+        key = name_key(name)
+        if key not in self.by_key:
+            self.by_key[key] = self.group.profiles.create(name=name)
+        return self.by_key[key]
 
 
 def stored_events(game: Game) -> Events:

@@ -5,21 +5,20 @@ from __future__ import annotations
 
 import csv
 import io
-from dataclasses import dataclass
+from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
 
-from rules import OkanaganResult, RulesError, names_problem, parse_record, score_record, score_sheet
+from rules import RulesError, names_problem, parse_record, score_record
 
 from .forms import checked_name, checked_text
-from .log import create_game, create_sheet_game, group_profile, store_result
+from .log import NewGame, Profiles, create_games, sheet_game
 from .models import GROUP_NAME_LENGTH, Game, Group
 from .stats import OKANAGAN_PARTS, game_scores
 from .wording import error_text, say
@@ -77,20 +76,6 @@ MAX_RESTORED_GAMES = 500
 MAX_RESTORED_PLAYERS = 500
 
 
-@dataclass(frozen=True)
-class _Restored:
-    """One game of a backup, checked: what to store."""
-
-    kind: str
-    document: dict[str, Any]
-    players: tuple[str, ...]
-    promos: bool
-    result: OkanaganResult | None
-    """The Okanagan game replayed, if it is finished."""
-    created: datetime | None
-    finished: datetime | None
-
-
 def restore(owner: User, data: object) -> Group:
     """A new group, owned by ``owner``, with the backup's players and games; :class:`BadBackup` if invalid.
 
@@ -121,50 +106,43 @@ def restore(owner: User, data: object) -> Group:
     with transaction.atomic():
         group = Group.objects.create(name=group_name, owner=owner)
         group.members.add(owner)
+        profiles = Profiles(group)
         for player in players:
-            group_profile(group, player)
-        for game in checked:
-            _store_game(group, game)
+            profiles.get(player)
+        create_games(group, checked)
     return group
 
 
-def _checked_game(number: int, entry: object) -> _Restored:
+def _checked_game(number: int, entry: object) -> NewGame:
     """Game ``number`` of a backup, checked as the rules read it; :class:`BadBackup` saying why not."""
     try:
         if not isinstance(entry, dict):
             raise BadBackup(_("it is not an object"))
         document, kind = entry.get("document"), entry.get("kind")
-        dates = {key: _date(entry.get(key)) for key in ("created", "finished")}
+        created, finished = _date(entry.get("created")), _date(entry.get("finished"))
         if kind == Game.Kind.OKANAGAN:
             record = parse_record(document)
-            result = score_record(record) if entry.get("status") == Game.Status.FINISHED else None
-            return _Restored(kind, record.to_json(), record.players, bool(entry.get("promos")), result, **dates)
+            game = NewGame(
+                kind,
+                record.players,
+                record.options.to_json(),
+                bool(entry.get("promos")),
+                events=[event.to_json() for event in record.events],
+                created=created,
+            )
+            if entry.get("status") != Game.Status.FINISHED:
+                return game
+            final = score_record(record).final
+            totals = tuple(score.total for score in final.players)
+            return replace(game, totals=totals, winners=final.winners, finished=finished)
         if kind in (Game.Kind.SMALL_ISLANDS, Game.Kind.COOPER_ISLAND) and isinstance(document, dict):
-            sheet = score_sheet(document)
-            players = tuple(score.name for score in sheet.players)
-            return _Restored(kind, document, players, False, None, **dates)
+            return replace(sheet_game(document), created=created, finished=finished)
         raise BadBackup(_("it is not a game of Okanagan, Small Islands or Cooper Island"))
     except (RulesError, BadBackup) as error:
         message = error_text(error) if isinstance(error, RulesError) else str(error)
         raise BadBackup(
             _("Game %(number)d cannot be restored: %(error)s") % {"number": number, "error": message}
         ) from error
-
-
-def _store_game(group: Group, checked: _Restored) -> None:
-    if checked.kind == Game.Kind.OKANAGAN:
-        document = checked.document
-        game = create_game(
-            group, checked.players, document["options"], promos=checked.promos, events=document["events"]
-        )
-        if checked.result is not None:
-            game.status, game.finished = Game.Status.FINISHED, timezone.now()
-            store_result(game, checked.result)
-    else:
-        game = create_sheet_game(group, checked.document)
-    Game.objects.filter(pk=game.pk).update(
-        created=checked.created or game.created, finished=(checked.finished or game.finished) if game.finished else None
-    )
 
 
 def _date(value: object) -> datetime | None:
