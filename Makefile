@@ -1,10 +1,10 @@
-# The two commands: `make run` and `make test`. Everything else supports them.
+# The two commands: `make run` and `make test`, and `make serve` as in production. Everything else supports them.
 VENV := .venv
 BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test lint typecheck pytest bench load clean messages
+.PHONY: run serve test lint typecheck pytest bench load clean messages
 
 run: $(VENV)/.runtime messages
 	DEBUG=1 $(BIN)/python manage.py migrate --noinput
@@ -12,6 +12,11 @@ run: $(VENV)/.runtime messages
 	DEBUG=1 $(BIN)/python manage.py demo
 	@echo "Serving on http://$(HOST):$(PORT)/ (Ctrl-C stops)"
 	DEBUG=1 $(BIN)/python manage.py runserver $(HOST):$(PORT)
+
+# As in production: gunicorn behind nginx, in the foreground (deploy/serve.py migrates, makes the cache
+# table and collects the static files first). Ctrl-C stops both.
+serve: $(VENV)/.runtime messages
+	$(BIN)/python deploy/serve.py --host $(HOST) --port $(PORT)
 
 test: $(VENV)/.dev lint typecheck pytest
 
@@ -21,7 +26,7 @@ lint: $(VENV)/.dev
 
 typecheck: $(VENV)/.dev
 	$(BIN)/mypy --strict rules
-	$(BIN)/mypy --strict scoring okanagan_site
+	$(BIN)/mypy --strict scoring okanagan_site deploy
 
 pytest: $(VENV)/.dev messages
 	$(BIN)/pytest -q
@@ -54,4 +59,4 @@ $(VENV)/.dev: requirements.txt requirements-dev.txt $(VENV)/.runtime
 	touch $@
 
 clean:
-	rm -rf $(VENV) staticfiles .mypy_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) staticfiles run .mypy_cache .ruff_cache .hypothesis

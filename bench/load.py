@@ -3,7 +3,7 @@
 Starts the site on a fresh database (SQLite by default; ``--postgres`` uses the machine's server), makes
 50 games, then for a bounded 60 s runs 50 tables × 3 phones: each phone polls its scoreboard every 3 s
 (sending the ETag it holds, as the page does) and each table submits a completed territory every 20 s.
-Then, in the same run, it measures the highest rate of the trivial view (``/health/``) and of an
+Then, in the same run, it measures the highest rate of the trivial view (``/health/live/``) and of an
 unchanged poll, each for 10 s with 16 clients, and prints their ratio.
 
 Prints requests per second, p50/p95/p99 per endpoint and the errors. Targets: 0 errors; territory
@@ -199,7 +199,7 @@ def main() -> None:
         elapsed = time.time() - started
         token = str(games[0]["token"])
         _status, headers, _body, _ms = request(port, "GET", f"/watch/{token}/scoreboard/")
-        trivial, trivial_errors = hammer(port, "/health/", {}, 10, 16)
+        trivial, trivial_errors = hammer(port, "/health/live/", {}, 10, 16)
         polls, poll_errors = hammer(port, f"/watch/{token}/scoreboard/", {"If-None-Match": headers["etag"]}, 10, 16)
     finally:
         server.terminate()

@@ -62,7 +62,7 @@ def serve(env: dict[str, str], port: int, workers: int) -> subprocess.Popen[byte
     for _ in range(100):
         try:
             connection = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
-            connection.request("GET", "/health/")
+            connection.request("GET", "/health/live/")
             connection.getresponse().read()
             connection.close()
             return server

@@ -7,6 +7,7 @@ comma-separated lists.
 
 from __future__ import annotations
 
+import logging
 import os
 import secrets
 from pathlib import Path
@@ -15,6 +16,9 @@ import dj_database_url
 import django_stubs_ext
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.csp import CSP
+
+from okanagan_site.hosts import own_addresses
+from scoring.limits import DEFAULT_BODY_LIMIT, LARGEST_BODY_LIMIT
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 django_stubs_ext.monkeypatch()  # lets forms.ModelForm[Model] and friends be written as the types they are
@@ -52,7 +56,11 @@ if not SECRET_KEY:
         raise ImproperlyConfigured("SECRET_KEY is required when DEBUG is off (set DEBUG=1 for development)")
     SECRET_KEY = dev_secret_key()
 
-ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "127.0.0.1,localhost" if DEBUG else "")
+# In development (`make run`, `HOST=0.0.0.0 make run` for the phones at the table) this machine's own
+# IP addresses are allowed as well as localhost. Not '*': the host check is what stops a page on another
+# site from reaching the development server through a name it points at 127.0.0.1 (DNS rebinding), and
+# an IP address, unlike a name, cannot be pointed elsewhere.
+ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ",".join(["localhost", *own_addresses()]) if DEBUG else "")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
 
 INSTALLED_APPS = [
@@ -72,6 +80,7 @@ MIDDLEWARE = [
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
+    "scoring.middleware.BodyLimitMiddleware",  # before CSRF, which reads a POST's body
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
@@ -116,6 +125,10 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
     }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+# Bodies are bounded per URL before they are read (scoring.limits, BodyLimitMiddleware, nginx). Every
+# upload the limits let through is held in memory, never written to a temporary file.
+DATA_UPLOAD_MAX_MEMORY_SIZE = DEFAULT_BODY_LIMIT
+FILE_UPLOAD_MAX_MEMORY_SIZE = LARGEST_BODY_LIMIT
 # The rate limits count in the database, so that every worker process counts together
 # (`manage.py createcachetable` makes the table; `make run` does).
 CACHES = {"default": {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "okanagan_cache"}}
@@ -180,3 +193,22 @@ if not DEBUG:
     SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", True)
     if env_bool("SECURE_PROXY_SSL_HEADER"):
         SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+
+# How many proxies in front of the site set X-Forwarded-For (`make serve`: 1, nginx); 0 trusts none.
+TRUSTED_PROXY_COUNT = int(os.environ.get("TRUSTED_PROXY_COUNT", "0"))
+
+LOG_LEVEL = os.environ.get("LOG_LEVEL", "INFO").strip().upper()
+if LOG_LEVEL not in logging.getLevelNamesMapping():
+    raise ImproperlyConfigured(f"LOG_LEVEL must be DEBUG, INFO, WARNING, ERROR or CRITICAL, not {LOG_LEVEL!r}")
+# Everything to standard error, where gunicorn's own log goes: each server error (django.request) with
+# its traceback, client errors (4xx) as warnings, and the site's own messages.
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"line": {"format": "{asctime} {levelname} {name}: {message}", "style": "{"}},
+    "handlers": {"stderr": {"class": "logging.StreamHandler", "formatter": "line"}},
+    "loggers": {
+        "django": {"handlers": ["stderr"], "level": LOG_LEVEL},
+        "scoring": {"handlers": ["stderr"], "level": LOG_LEVEL},
+    },
+}

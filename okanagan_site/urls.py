@@ -25,6 +25,8 @@ register_converter(IdConverter, "id")
 urlpatterns = [
     path("", pages.home, name="home"),
     path("health/", pages.health, name="health"),
+    path("health/live/", pages.health_live, name="health_live"),
+    path("too-big/", pages.too_big, name="too_big"),
     path("rules/", pages.rule_list, name="rules"),
     path("theme/", pages.set_theme, name="theme"),
     path("i18n/", include("django.conf.urls.i18n")),

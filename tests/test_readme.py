@@ -13,9 +13,10 @@ ROOT = Path(__file__).parent.parent
 BLOCKS = re.findall(r"```console\n\$ (python -m rules [^\n]+)\n(.*?)```", (ROOT / "README.md").read_text(), re.S)
 
 
-def test_the_readme_starts_with_the_two_commands() -> None:
+def test_the_readme_starts_with_the_three_commands() -> None:
     first_block = (ROOT / "README.md").read_text().split("```sh\n")[1].split("```")[0]
-    assert [line.split()[:2] for line in first_block.splitlines()] == [["make", "run"], ["make", "test"]]
+    commands = [line.split()[:2] for line in first_block.splitlines()]
+    assert commands == [["make", "run"], ["make", "test"], ["make", "serve"]]
 
 
 @pytest.mark.parametrize(("command", "expected"), BLOCKS, ids=[command for command, _ in BLOCKS])

@@ -1,22 +1,32 @@
-"""Pages for everyone: home, sign-up, the rules list, the light/dark switch."""
+"""Pages for everyone: home, sign-up, the rules list, the light/dark switch; the health checks and the
+page for a request that is too big."""
 
 from __future__ import annotations
 
+import logging
+
 from django.contrib.auth import login
 from django.contrib.auth.views import LoginView
-from django.http import HttpResponse, HttpResponseBase, HttpResponseRedirect
+from django.core.cache import cache
+from django.db import DatabaseError, connection
+from django.http import HttpRequest, HttpResponse, HttpResponseBase, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import get_language
+from django.views.decorators.cache import never_cache
+from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from rules import RULES, Source
 from scoring.forms import GroupForm, JoinForm, RestoreForm, SignupForm
 from scoring.http import HtmxHttpRequest
+from scoring.limits import BODY_LIMITS, DEFAULT_BODY_LIMIT
 from scoring.ratelimit import too_many
 from scoring.reference import reference_context
 from scoring.search import search_rules
+
+logger = logging.getLogger(__name__)
 
 THEMES = ("auto", "dark", "light")
 THEME_COOKIE = "theme"
@@ -92,6 +102,51 @@ def login_view(request: HtmxHttpRequest) -> HttpResponseBase:
 
 
 @require_safe
+@never_cache
 def health(request: HtmxHttpRequest) -> HttpResponse:
-    """For hosting checks and as the load test's trivial view: no query, a few bytes."""
+    """For monitors: "ok", or 503 naming what is down, after a trivial query and a cache round trip.
+
+    The answers are for machines and stay in English.
+    """
+    down = [name for name, works in (("database", _database_answers), ("cache", _cache_answers)) if not works()]
+    if down:
+        return HttpResponse(f"down: {', '.join(down)}", content_type="text/plain", status=503)
     return HttpResponse("ok", content_type="text/plain")
+
+
+def _database_answers() -> bool:
+    """Whether a trivial query runs."""
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+            cursor.fetchone()
+    except DatabaseError:
+        logger.exception("Health check: the database is down")
+        return False
+    return True
+
+
+def _cache_answers() -> bool:
+    """Whether the cache gives back a value just stored."""
+    try:
+        cache.set("health", "ok", 10)
+        if cache.get("health") == "ok":
+            return True
+        logger.error("Health check: the cache did not give back a value just stored")
+    except Exception:  # any backend's failure (the database cache's, a cache server's) means it is down
+        logger.exception("Health check: the cache is down")
+    return False
+
+
+@require_safe
+@never_cache
+def health_live(request: HtmxHttpRequest) -> HttpResponse:
+    """The process answers: no query, a few bytes (a readiness probe, and the load test's trivial view)."""
+    return HttpResponse("ok", content_type="text/plain")
+
+
+@csrf_exempt  # it changes nothing; nginx sends its own 413s here, and a POST must get the page too
+def too_big(request: HttpRequest) -> HttpResponse:
+    """413 to any method: what the site accepts, for a body over its URL's limit (``scoring.limits``)."""
+    limits = {"form": DEFAULT_BODY_LIMIT, "record": BODY_LIMITS["game_import"], "backup": BODY_LIMITS["group_restore"]}
+    return render(request, "scoring/too_big.html", limits, status=413)

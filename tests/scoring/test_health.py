@@ -1,0 +1,37 @@
+"""The health checks: /health/ asks the database and the cache; /health/live/ only the process."""
+
+from __future__ import annotations
+
+from unittest import mock
+
+import pytest
+from django.core.cache import cache
+from django.db import OperationalError, connection
+from django.test import Client
+from pytest_django import DjangoAssertNumQueries
+
+pytestmark = pytest.mark.django_db
+
+
+def test_it_says_ok_when_the_database_and_the_cache_answer(client: Client) -> None:
+    response = client.get("/health/")
+    assert (response.status_code, response.content) == (200, b"ok")
+
+
+def test_it_says_the_database_is_down(client: Client) -> None:
+    # The cache is kept in the database: it goes down with it.
+    with mock.patch.object(connection, "cursor", side_effect=OperationalError("connection refused")):
+        response = client.get("/health/")
+    assert (response.status_code, response.content) == (503, b"down: database, cache")
+
+
+def test_it_says_the_cache_is_down(client: Client) -> None:
+    with mock.patch.object(cache, "get", return_value=None):
+        response = client.get("/health/")
+    assert (response.status_code, response.content) == (503, b"down: cache")
+
+
+def test_the_liveness_check_runs_no_query(client: Client, django_assert_num_queries: DjangoAssertNumQueries) -> None:
+    with django_assert_num_queries(0):
+        response = client.get("/health/live/")
+    assert (response.status_code, response.content) == (200, b"ok")
