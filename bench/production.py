@@ -30,6 +30,9 @@ def production_env(database_url: str) -> dict[str, str]:
         "ALLOWED_HOSTS": "127.0.0.1",
         "SECURE_SSL_REDIRECT": "0",
         "SECURE_COOKIES": "0",
+        # The site's own settings, even when started from the test suite (whose test settings would
+        # otherwise leak in through the environment pytest-django set).
+        "DJANGO_SETTINGS_MODULE": "okanagan_site.settings",
     }
     env.pop("DEBUG", None)
     return env

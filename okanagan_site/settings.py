@@ -2,7 +2,8 @@
 
 DEBUG is off unless ``DEBUG=1``; then ``SECRET_KEY`` is required. ``DATABASE_URL`` is optional
 (SQLite in the project folder by default). ``ALLOWED_HOSTS`` and ``CSRF_TRUSTED_ORIGINS`` are
-comma-separated lists.
+comma-separated lists. ``REDIS_URL`` (optional) holds the rate limits' counters; ``TRUSTED_PROXY_COUNT``
+says how many proxies of ours stand in front of the site (0 by default: none).
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 import logging
 import os
 import secrets
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -18,7 +20,7 @@ from django.core.exceptions import ImproperlyConfigured
 from django.utils.csp import CSP
 
 from okanagan_site.hosts import own_addresses
-from scoring.limits import DEFAULT_BODY_LIMIT, LARGEST_BODY_LIMIT
+from scoring.body_limits import DEFAULT_BODY_LIMIT, LARGEST_BODY_LIMIT
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 django_stubs_ext.monkeypatch()  # lets forms.ModelForm[Model] and friends be written as the types they are
@@ -39,6 +41,16 @@ def env_bool(name: str, default: bool = False) -> bool:
 def env_list(name: str, default: str = "") -> list[str]:
     """A comma-separated list setting."""
     return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
+
+
+def env_int(name: str, default: int) -> int:
+    """A whole number setting of 0 or more; anything else is a configuration error."""
+    value = os.environ.get(name, "").strip()
+    if not value:
+        return default
+    if not value.isdigit():
+        raise ImproperlyConfigured(f"{name} must be a whole number of 0 or more, not {value!r}")
+    return int(value)
 
 
 def dev_secret_key() -> str:
@@ -71,6 +83,8 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "django_htmx",
+    "axes",
+    "django_ratelimit",
     "scoring",
 ]
 
@@ -87,6 +101,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Last, as django-axes asks: it turns a refused login into the "too many attempts" page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "okanagan_site.urls"
@@ -125,13 +141,53 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
     }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
-# Bodies are bounded per URL before they are read (scoring.limits, BodyLimitMiddleware, nginx). Every
+# Bodies are bounded per URL before they are read (scoring.body_limits, BodyLimitMiddleware, nginx). Every
 # upload the limits let through is held in memory, never written to a temporary file.
 DATA_UPLOAD_MAX_MEMORY_SIZE = DEFAULT_BODY_LIMIT
 FILE_UPLOAD_MAX_MEMORY_SIZE = LARGEST_BODY_LIMIT
-# The rate limits count in the database, so that every worker process counts together
-# (`manage.py createcachetable` makes the table; `make run` does).
-CACHES = {"default": {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "okanagan_cache"}}
+
+# The rate limits' counters live in the cache, which every worker of every app server must share: Redis
+# in production (its SET NX and INCR are atomic). Without REDIS_URL, a fresh clone counts in the
+# database (`manage.py createcachetable` makes the table; `make run` does), whose increment is a read
+# then a write: good enough for one development server, and `check --deploy` warns about it.
+REDIS_URL = os.environ.get("REDIS_URL", "")
+if REDIS_URL:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": os.environ.get("CACHE_KEY_PREFIX", "okanagan"),
+        }
+    }
+    # django-ratelimit lists only django-redis among the Redis backends it knows; Django's own RedisCache
+    # has the atomic add and incr it needs.
+    SILENCED_SYSTEM_CHECKS = ["django_ratelimit.W001"]
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "okanagan_cache"}}
+    # Not atomic (see above): tolerated without REDIS_URL so that `make run` works on a fresh machine;
+    # scoring.W001 says so in `check --deploy`.
+    SILENCED_SYSTEM_CHECKS = ["django_ratelimit.E003", "django_ratelimit.W001"]
+
+# Who is asking (scoring/client.py): REMOTE_ADDR, or with N proxies of ours in front, the N-th address
+# from the right of X-Forwarded-For; IPv6 counted per /64.
+TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 0)
+RATELIMIT_IP_META_KEY = "scoring.client.client_address"
+RATELIMIT_IPV6_MASK = 64
+
+# Logins (django-axes): a username from one client may fail 10 times in 5 minutes, then waits 5 minutes
+# from its 10th failure. Someone else guessing Ann's password from elsewhere never locks Ann out.
+# Refused attempts during the lock are not counted, so they do not push its end further away.
+AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend", "scoring.backends.CaseInsensitiveModelBackend"]
+AXES_HANDLER = "axes.handlers.cache.AxesCacheHandler"  # counts in the cache: no database write per attempt
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_FAILURE_LIMIT = 10
+AXES_COOLOFF_TIME = timedelta(minutes=5)
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
+AXES_RESET_ON_SUCCESS = True
+AXES_USERNAME_CALLABLE = "scoring.backends.lowercase_username"
+AXES_CLIENT_IP_CALLABLE = "scoring.client.client_address"
+AXES_LOCKOUT_CALLABLE = "scoring.rate_limits.too_many"
+AXES_ENABLE_ADMIN = False  # the site has no admin
 
 LANGUAGE_CODE = "en"
 # The languages of the source documents.
@@ -193,9 +249,6 @@ if not DEBUG:
     SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", True)
     if env_bool("SECURE_PROXY_SSL_HEADER"):
         SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
-
-# How many proxies in front of the site set X-Forwarded-For (`make serve`: 1, nginx); 0 trusts none.
-TRUSTED_PROXY_COUNT = int(os.environ.get("TRUSTED_PROXY_COUNT", "0"))
 
 LOG_LEVEL = os.environ.get("LOG_LEVEL", "INFO").strip().upper()
 if LOG_LEVEL not in logging.getLevelNamesMapping():

@@ -47,6 +47,15 @@ class SignupForm(forms.ModelForm[User]):
         model = User
         fields = ("username",)
 
+    def clean_username(self) -> str:
+        """A username not taken in any case: with "Ann" there, "ann" and "ANN" are taken too."""
+        username = str(self.cleaned_data["username"])
+        if User.objects.filter(username__iexact=username).exists():
+            raise forms.ValidationError(
+                _("This username is taken (capital letters do not make a new name): choose another."), code="unique"
+            )
+        return username
+
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
         password = data.get("password")

@@ -8,7 +8,7 @@ from typing import Any
 
 from django.http import HttpRequest, HttpResponseBase
 
-from scoring.limits import body_limit
+from scoring.body_limits import body_limit
 from scoring.views.pages import too_big
 
 
@@ -30,7 +30,7 @@ def declared_length(meta: dict[str, Any]) -> int | None:
 
 
 def within_limit(request: HttpRequest) -> bool:
-    """Whether the request declares a body no larger than its URL's limit (``scoring.limits``)."""
+    """Whether the request declares a body no larger than its URL's limit (``scoring.body_limits``)."""
     length = declared_length(request.META)
     url_name = request.resolver_match.url_name if request.resolver_match else None
     return length is not None and length <= body_limit(url_name)

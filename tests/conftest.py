@@ -1,4 +1,5 @@
-"""Shared fixtures: Chromium for the browser tests, skipped with a reason unless CI requires it."""
+"""Shared fixtures: fresh rate-limit counters for each test; Chromium for the browser tests, skipped with a
+reason unless CI requires it."""
 
 from __future__ import annotations
 
@@ -9,6 +10,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import redis
+from django.conf import settings
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_FLAGS = [
@@ -20,6 +23,21 @@ CHROMIUM_FLAGS = [
     "--disable-sync",
     "--no-first-run",
 ]
+
+
+@pytest.fixture(autouse=True)
+def fresh_rate_limits() -> Iterator[None]:
+    """Every test starts with no attempt counted: the test client always asks from 127.0.0.1.
+
+    On Redis, this run's keys (its own prefix) are deleted after each test; the database cache lives in the
+    test database, which each test rolls back.
+    """
+    yield
+    if settings.REDIS_URL:
+        with redis.Redis.from_url(settings.REDIS_URL) as server:
+            keys = list(server.scan_iter(match=f"{settings.CACHES['default']['KEY_PREFIX']}:*", count=1000))
+            if keys:
+                server.delete(*keys)
 
 
 def chromium_path() -> str | None:

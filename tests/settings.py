@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import uuid
 
 os.environ.setdefault("SECRET_KEY", "test-only-not-secret")
 os.environ.setdefault("ALLOWED_HOSTS", "testserver,127.0.0.1,localhost")
@@ -22,3 +23,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":  # noqa: F405
     # locks fail at once where a file's writers wait their turn (the concurrency tests need this).
     DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / ".test-db.sqlite3")}  # noqa: F405
 WHITENOISE_AUTOREFRESH = True
+if REDIS_URL:  # noqa: F405
+    # Several suites may share one Redis (SQLite and PostgreSQL runs, other worktrees): each run counts
+    # under a prefix of its own, and tests/conftest.py deletes only this prefix's keys after each test.
+    CACHES["default"]["KEY_PREFIX"] = f"test-{uuid.uuid4().hex[:12]}"  # noqa: F405

@@ -29,7 +29,7 @@ from scoring.forms import ImportForm, JoinForm, NewGameForm
 from scoring.http import HtmxHttpRequest, posted_whole
 from scoring.log import StaleGame, change_log, create_game, create_sheet_game, finish, reopen
 from scoring.models import Game
-from scoring.ratelimit import too_many
+from scoring.rate_limits import over_limit, too_many
 from scoring.score_sheets import SHEET_FORMS, SmallIslandsForm
 from scoring.wording import error_text
 
@@ -197,8 +197,8 @@ def _revision(request: HtmxHttpRequest) -> int:
 @require_http_methods(["GET", "POST"])
 def join(request: HtmxHttpRequest, code: str = "") -> HttpResponse:
     """Join a game at the table by its code (typed, or from the QR code's link)."""
-    if (request.method == "POST" or code) and too_many(request, "join"):
-        return render(request, "scoring/too_many.html", status=429)
+    if (request.method == "POST" or code) and over_limit(request, "join"):
+        return too_many(request)
     form = JoinForm(request.POST or ({"code": code} if code else None))
     game = None
     if form.is_bound and form.is_valid():

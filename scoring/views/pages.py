@@ -6,10 +6,9 @@ from __future__ import annotations
 import logging
 
 from django.contrib.auth import login
-from django.contrib.auth.views import LoginView
 from django.core.cache import cache
 from django.db import DatabaseError, connection
-from django.http import HttpRequest, HttpResponse, HttpResponseBase, HttpResponseRedirect
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -19,10 +18,10 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from rules import RULES, Source
+from scoring.body_limits import BODY_LIMITS, DEFAULT_BODY_LIMIT
 from scoring.forms import GroupForm, JoinForm, RestoreForm, SignupForm
 from scoring.http import HtmxHttpRequest
-from scoring.limits import BODY_LIMITS, DEFAULT_BODY_LIMIT
-from scoring.ratelimit import too_many
+from scoring.rate_limits import over_limit, too_many
 from scoring.reference import reference_context
 from scoring.search import search_rules
 
@@ -55,11 +54,13 @@ def home_context(request: HtmxHttpRequest, **forms: object) -> dict[str, object]
 
 @require_http_methods(["GET", "POST"])
 def signup(request: HtmxHttpRequest) -> HttpResponse:
-    """Create an account and log in."""
+    """Create an account and log in; a client may try this a few times an hour."""
+    if request.method == "POST" and over_limit(request, "signup"):
+        return too_many(request)
     form = SignupForm(request.POST if request.method == "POST" else None)
     if request.method == "POST" and form.is_valid():
         user = form.save()
-        login(request, user)
+        login(request, user, backend="scoring.backends.CaseInsensitiveModelBackend")
         return HttpResponseRedirect(safe_next(request, "home"))
     return render(request, "registration/signup.html", {"form": form, "next": request.GET.get("next", "")})
 
@@ -91,14 +92,6 @@ def safe_next(request: HtmxHttpRequest, fallback: str) -> str:
     if target and url_has_allowed_host_and_scheme(target, {request.get_host()}, require_https=request.is_secure()):
         return target
     return reverse(fallback)
-
-
-@require_http_methods(["GET", "POST"])
-def login_view(request: HtmxHttpRequest) -> HttpResponseBase:
-    """Django's login, with a limit on attempts per client address."""
-    if request.method == "POST" and too_many(request, "login"):
-        return render(request, "scoring/too_many.html", status=429)
-    return LoginView.as_view()(request)
 
 
 @require_safe
@@ -147,6 +140,6 @@ def health_live(request: HtmxHttpRequest) -> HttpResponse:
 
 @csrf_exempt  # it changes nothing; nginx sends its own 413s here, and a POST must get the page too
 def too_big(request: HttpRequest) -> HttpResponse:
-    """413 to any method: what the site accepts, for a body over its URL's limit (``scoring.limits``)."""
+    """413 to any method: what the site accepts, for a body over its URL's limit (``scoring.body_limits``)."""
     limits = {"form": DEFAULT_BODY_LIMIT, "record": BODY_LIMITS["game_import"], "backup": BODY_LIMITS["group_restore"]}
     return render(request, "scoring/too_big.html", limits, status=413)

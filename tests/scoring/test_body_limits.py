@@ -10,7 +10,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.handlers.wsgi import WSGIRequest
 from django.test import Client, override_settings
 
-from scoring.limits import BODY_LIMITS, DEFAULT_BODY_LIMIT, LARGEST_BODY_LIMIT, MIB
+from scoring.body_limits import BODY_LIMITS, DEFAULT_BODY_LIMIT, LARGEST_BODY_LIMIT, MIB
 from scoring.models import Group
 
 

@@ -12,7 +12,7 @@ from django.core.management.base import BaseCommand, CommandParser
 from django.template import Context, Engine
 from django.urls import URLPattern, get_resolver
 
-from scoring.limits import BODY_LIMITS, DEFAULT_BODY_LIMIT
+from scoring.body_limits import BODY_LIMITS, DEFAULT_BODY_LIMIT
 
 TEMPLATE = Path(settings.BASE_DIR) / "deploy" / "nginx.conf.template"
 
