@@ -218,6 +218,8 @@ class Screen:
     players: tuple[str, ...]
     stage: str = ""
     error: str = ""
+    typed_note: str = ""
+    """A correction's note as typed, shown again when the tap was refused, so that nothing typed is lost."""
     report: InfluenceReport | None = None
     ties: list[list[tuple[str, ...]]] = field(default_factory=list)
     """For each tied group, every order the closer may choose."""
@@ -442,7 +444,7 @@ def tap(screen: Screen, op: str, form: dict[str, str], state: GameState, index: 
     try:
         _apply_op(screen, op, form)
     except BadOp as error:
-        return _with_error(analyse(before, state, index), str(error))
+        return _with_error(analyse(before, state, index), str(error), form)
     after = analyse(screen.draft, state, index)
     try:
         if not after.error and after.stage == "action" and _action_complete(after, state):
@@ -451,12 +453,12 @@ def tap(screen: Screen, op: str, form: dict[str, str], state: GameState, index: 
     except RulesError as error:
         after.error = error.message
     if after.error:
-        return _with_error(analyse(before, state, index), after.error)
+        return _with_error(analyse(before, state, index), after.error, form)
     return after
 
 
-def _with_error(screen: Screen, error: str) -> Screen:
-    screen.error = error
+def _with_error(screen: Screen, error: str, form: dict[str, str]) -> Screen:
+    screen.error, screen.typed_note = error, form.get("note", "")
     return screen
 
 

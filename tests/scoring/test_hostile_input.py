@@ -80,6 +80,7 @@ def test_a_typed_note_that_cannot_be_stored_is_refused_in_place(
     entry.tap("add:nuggets:1").tap("done:changes", note=note)
     assert entry.response.status_code == 422 and entry.stage == "changes"
     assert message in entry.html
+    assert f'value="{note}"' in entry.html  # shown again as typed: nothing is lost
     entry.tap("done:changes", note="  forgot   it ").tap("save")
     assert game.events.get().data["note"] == "forgot it"
 
