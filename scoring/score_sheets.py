@@ -10,7 +10,7 @@ from django import forms
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from rules import RulesError, last_tile_needed, parse_small_islands
+from rules import RulesError, last_tile_needed, normal_text, parse_small_islands
 
 from .models import NAME_LENGTH, Game
 from .wording import say
@@ -53,7 +53,7 @@ class SheetForm(forms.Form):
         """(seat, name) of each line with a name."""
         found = []
         for seat in range(1, SEATS + 1):
-            name = str(self.cleaned_data.get(f"name_{seat}") or "").strip()
+            name = normal_text(str(self.cleaned_data.get(f"name_{seat}") or ""))
             if name:
                 found.append((seat, name))
         return found

@@ -88,3 +88,14 @@ def test_a_sheet_game_has_no_table_and_cannot_be_reopened(member_client: Client,
     for url in (f"/games/{game.pk}/reopen/", f"/games/{game.pk}/finish/", f"/games/{game.pk}/code/"):
         assert member_client.post(url, {"revision": game.revision}).status_code == 404
     assert member_client.get(f"/games/{game.pk}/events/new/territory/").status_code == 404
+
+
+def test_sheet_names_are_stored_in_normal_form_and_look_alikes_refused(member_client: Client, group: Group) -> None:
+    spaced = post(
+        member_client, group, "small_islands", {**SMALL_ISLANDS, "name_1": "  Ann   Lee ", "name_2": "Zoe\u0301"}
+    )
+    assert spaced.status_code == 302  # type: ignore[attr-defined]
+    game = group.games.get()
+    assert game.players() == ("Ann Lee", "Zoé")
+    twins = post(member_client, group, "small_islands", {**SMALL_ISLANDS, "name_1": "Ann", "name_2": "ANN"})
+    assert "would be the same player" in twins.content.decode()  # type: ignore[attr-defined]
