@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import os
 import shutil
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -70,3 +72,11 @@ def phone(browser: Any) -> Iterator[Any]:
     context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
     yield context.new_page()
     context.close()
+
+
+def site_shell(script: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    """``script`` run by ``manage.py shell`` in a process of its own, with the environment ``env``: for
+    settings that are read once, at start-up."""
+    root = Path(__file__).resolve().parent.parent
+    command = [sys.executable, "manage.py", "shell", "--no-imports", "-c", script]
+    return subprocess.run(command, cwd=root, env=env, capture_output=True, text=True, check=False)

@@ -4,15 +4,13 @@ on, no ALLOWED_HOSTS) this machine's network address is an allowed host, and ano
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from okanagan_site.hosts import own_addresses
+from tests.conftest import site_shell
 
-ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = """
 import os
 from django.test import Client
@@ -31,11 +29,5 @@ def test_the_development_server_answers_a_phone_on_the_network(tmp_path: Path) -
         "DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}",
         "HOSTS_TO_TRY": f"{network[0]} {network[0]}:8000 evil.example",
     }
-    run = subprocess.run(
-        [sys.executable, "manage.py", "shell", "--no-imports", "-c", SCRIPT],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-    )
+    run = site_shell(SCRIPT, env)
     assert run.stdout.split() == ["200", "200", "400"], run.stderr

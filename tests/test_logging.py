@@ -4,11 +4,10 @@ log goes too), in a separate process with the production logging configuration."
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from tests.conftest import site_shell
+
 SCRIPT = """
 from unittest import mock
 from django.test import Client
@@ -25,13 +24,7 @@ def test_a_server_error_is_logged_with_its_traceback_on_stderr(tmp_path: Path) -
         "ALLOWED_HOSTS": "testserver",
     }
     env.pop("DEBUG", None)
-    run = subprocess.run(
-        [sys.executable, "manage.py", "shell", "--no-imports", "-c", SCRIPT],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-    )
+    run = site_shell(SCRIPT, env)
     assert run.stdout.strip() == "500", run.stderr
     assert "ERROR django.request: Internal Server Error: /health/live/" in run.stderr
     assert "Traceback (most recent call last)" in run.stderr
