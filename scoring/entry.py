@@ -9,6 +9,7 @@ it decides no rule itself.
 
 from __future__ import annotations
 
+import copy
 import itertools
 import json
 from collections.abc import Callable
@@ -23,9 +24,11 @@ from rules import (
     EventOutcome,
     GameState,
     InfluenceReport,
+    LoneChoice,
     ObjectiveKind,
     Reward,
     RulesError,
+    Shape,
     SpecialActionKind,
     SpecialActionOptions,
     Territory,
@@ -52,6 +55,10 @@ MAX_COUNT = 99
 REWARDS = frozenset(reward.value for reward in Reward)
 BUILDINGS = frozenset(building.value for building in Building)
 OBJECTIVE_KINDS = frozenset(kind.value for kind in ObjectiveKind)
+TERRITORIES = frozenset(territory.value for territory in Territory)
+LONE_CHOICES = frozenset(choice.value for choice in LoneChoice)
+ACTIONS = frozenset(kind.value for kind in SpecialActionKind)
+SHAPES = frozenset(shape.value for shape in Shape)
 # Stages of counters: going back to one keeps its counts.
 COUNTER_STAGES = {"rewards", "buildings", "changes", "cards"}
 STAGES = {
@@ -111,8 +118,8 @@ class Draft:
         return cls(json.loads(json.dumps(event)), done=list(STAGES[event["type"]]))
 
     @classmethod
-    def from_json(cls, text: str) -> Draft:
-        """The draft sent back by the page; :class:`BadOp` if it is not one."""
+    def from_json(cls, text: str, players: tuple[str, ...]) -> Draft:
+        """The draft sent back by the page in a game of ``players``; :class:`BadOp` if it is not one."""
         try:
             data = read_json(text)
             if not isinstance(data, dict):
@@ -120,6 +127,7 @@ class Draft:
             draft = cls(data["event"], data["done"], data["partial"], data["card"])
         except (RulesError, KeyError, TypeError) as error:
             raise BadOp(_("The form was damaged; start again.")) from error
+        shapes = _field_shapes(frozenset(players))
         if not (
             isinstance(draft.event, dict)
             and draft.event.get("type") in EVENT_KINDS
@@ -127,14 +135,14 @@ class Draft:
             and all(stage in STAGES[draft.kind] for stage in draft.done)
             and _is_bag(draft.partial)
             and (draft.card == "" or _is_one_of(draft.card, OBJECTIVE_KINDS))
-            and all(key in _FIELD_SHAPES and _FIELD_SHAPES[key](value) for key, value in draft.event.items())
+            and all(key in shapes and shapes[key](value) for key, value in draft.event.items())
         ):
             raise BadOp(_("The form was damaged; start again."))
         return draft
 
-
-def _is_text(value: object) -> bool:
-    return isinstance(value, str)
+    def copy(self) -> Draft:
+        """A deep copy, to change without changing this one."""
+        return Draft(copy.deepcopy(self.event), list(self.done), dict(self.partial), self.card)
 
 
 def _is_one_of(value: object, kinds: frozenset[str]) -> bool:
@@ -153,30 +161,33 @@ def _is_bag(value: object) -> bool:
     return _is_counts(value, REWARDS)
 
 
-def _is_bags_by_player(value: object) -> bool:
-    return isinstance(value, dict) and all(_is_bag(bag) for bag in value.values())
+def _is_by_player(value: object, players: frozenset[str], each: Callable[[object], bool]) -> bool:
+    return isinstance(value, dict) and all(player in players and each(item) for player, item in value.items())
 
 
-def _is_buildings(value: object) -> bool:
-    return isinstance(value, dict) and all(_is_counts(counts, BUILDINGS) for counts in value.values())
+def _is_list_of(value: object, kinds: frozenset[str]) -> bool:
+    return isinstance(value, list) and all(_is_one_of(item, kinds) for item in value)
 
 
-def _is_texts(value: object) -> bool:
-    return isinstance(value, list) and all(isinstance(item, str) for item in value)
-
-
-def _is_action(value: object) -> bool:
-    if not isinstance(value, dict):
+def _is_action(value: object, players: frozenset[str]) -> bool:
+    """A special action as the entry builds it: a known action, each detail of the right kind."""
+    if not isinstance(value, dict) or not _is_one_of(value.get("action"), ACTIONS):
         return False
-    gifts, swaps = value.get("from", {}), value.get("swaps", [])
-    others = (item for key, item in value.items() if key not in {"from", "swaps"})
-    return (
-        all(isinstance(item, str) for item in others)
-        and isinstance(gifts, dict)
-        and all(isinstance(item, str) for item in gifts.values())
-        and isinstance(swaps, list)
-        and all(_is_texts(swap) and len(swap) == 2 for swap in swaps)
-    )
+    details: dict[str, Callable[[object], bool]] = {
+        "action": lambda item: True,
+        "shape": lambda item: _is_one_of(item, SHAPES),
+        "reward": lambda item: _is_one_of(item, REWARDS),
+        "give": lambda item: _is_one_of(item, REWARDS),
+        "get": lambda item: _is_one_of(item, REWARDS),
+        "with": lambda item: _is_one_of(item, players),
+        "from": lambda item: _is_by_player(item, players, lambda reward: _is_one_of(reward, REWARDS)),
+        "swaps": lambda item: (
+            isinstance(item, list)
+            and len(item) <= 2
+            and all(_is_list_of(swap, REWARDS) and len(swap) == 2 for swap in item)
+        ),
+    }
+    return all(key in details and details[key](item) for key, item in value.items())
 
 
 def _is_cards(value: object) -> bool:
@@ -184,30 +195,31 @@ def _is_cards(value: object) -> bool:
         isinstance(card, dict)
         and set(card) == {"kind", "rewards"}
         and _is_one_of(card["kind"], OBJECTIVE_KINDS)
-        and isinstance(card["rewards"], list)
-        and all(_is_one_of(reward, REWARDS) for reward in card["rewards"])
+        and _is_list_of(card["rewards"], REWARDS)
         for card in value
     )
 
 
-# What each field of a draft may hold: the record checks the rest, this keeps a damaged form from
-# reaching code that expects these types.
-_FIELD_SHAPES: dict[str, Callable[[object], bool]] = {
-    "type": _is_text,
-    "territory": _is_text,
-    "closed_by": _is_text,
-    "player": _is_text,
-    "reward": _is_text,
-    "lone_choice": _is_text,
-    "note": _is_text,
-    "rewards": _is_bag,
-    "nuggets": _is_count,
-    "buildings": _is_buildings,
-    "picks": _is_bags_by_player,
-    "order": _is_texts,
-    "special_action": _is_action,
-    "cards": _is_cards,
-}
+def _field_shapes(players: frozenset[str]) -> dict[str, Callable[[object], bool]]:
+    """What each field of a draft in a game of ``players`` may hold: identifiers of the record, players of
+    the game, bounded counts. The record checks the rest; this keeps a damaged or forged form from
+    reaching code that expects these types."""
+    return {
+        "type": lambda value: _is_one_of(value, frozenset(EVENT_KINDS)),
+        "territory": lambda value: _is_one_of(value, TERRITORIES),
+        "closed_by": lambda value: _is_one_of(value, players),
+        "player": lambda value: _is_one_of(value, players),
+        "reward": lambda value: _is_one_of(value, REWARDS),
+        "lone_choice": lambda value: _is_one_of(value, LONE_CHOICES),
+        "note": lambda value: isinstance(value, str),
+        "rewards": _is_bag,
+        "nuggets": _is_count,
+        "buildings": lambda value: _is_by_player(value, players, lambda counts: _is_counts(counts, BUILDINGS)),
+        "picks": lambda value: _is_by_player(value, players, _is_bag),
+        "order": lambda value: _is_list_of(value, players),
+        "special_action": lambda value: _is_action(value, players),
+        "cards": _is_cards,
+    }
 
 
 @dataclass
@@ -440,7 +452,7 @@ def tap(screen: Screen, op: str, form: dict[str, str], state: GameState, index: 
 
     If the tap makes the draft illegal, the draft stays as it was and the error is shown.
     """
-    before = Draft.from_json(screen.draft.to_json())
+    before = screen.draft.copy()
     try:
         _apply_op(screen, op, form)
     except BadOp as error:

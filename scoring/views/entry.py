@@ -45,14 +45,15 @@ def _entry(request: HtmxHttpRequest, game: Game, draft: Draft, editing: int | No
     if request.method == "POST":
         revision = posted_whole(request.POST.get("revision", ""))
         try:
-            draft = Draft.from_json(request.POST.get("draft", ""))
+            sent = Draft.from_json(request.POST.get("draft", ""), game.players())
+            if sent.kind != draft.kind:  # a form of another kind of event than this page's
+                raise BadOp(_("The form was damaged; start again."))
+            draft = sent
         except BadOp as error:
             damaged = str(error)
-        if editing is not None and draft.kind != Draft.of_event(stored_events(game)[editing]).kind:
-            raise Http404
     state, index = _state_before(game, editing)
     screen = analyse(draft, state, index)
-    op = request.POST.get("op", "")
+    op = "" if damaged else request.POST.get("op", "")  # nothing from a damaged form is done
     if op == "save" and (screen.stage != "confirm" or screen.error):
         screen.error = screen.error or _("Finish the steps above first.")
     elif op == "save":
@@ -66,7 +67,7 @@ def _entry(request: HtmxHttpRequest, game: Game, draft: Draft, editing: int | No
             screen.error = _("The game changed on another phone: check this step against the new state, then save.")
         except RecordError as error:
             screen.error = _("This change would make a later event invalid: %(error)s") % {"error": error_text(error)}
-    elif op and not damaged:
+    elif op:
         screen = tap(screen, op, {key: request.POST.get(key, "") for key in request.POST}, state, index)
     screen.error = damaged or screen.error
     context = {

@@ -290,3 +290,57 @@ def test_csv_cells_a_spreadsheet_would_run_are_quoted(member_client: Client, gro
     text = member_client.get(f"/groups/{group.pk}/plays.csv").content.decode()
     players = [row["player"] for row in csv.DictReader(io.StringIO(text))]
     assert players == ["'" + name for name in names]
+
+
+FORGED_ACTIONS = [
+    {"action": "bogus"},
+    {},
+    {"with": "White"},
+    {"action": "trade", "with": "White", "give": "zzz", "get": "qqq"},
+    {"action": "exchange_shape", "swaps": [["a", "b"]]},
+    {"action": "trade", "with": "Nobody", "give": "green-square", "get": "green-circle"},
+    {"action": "gifts", "from": {"Nobody": "green-square"}},
+]
+
+
+@pytest.mark.parametrize("action", FORGED_ACTIONS)
+@pytest.mark.parametrize("op", ["detail:reward:green-square", "detail:get:green-square", "save"])
+def test_a_forged_special_action_in_a_draft_is_damage_not_a_crash(
+    member_client: Client, game: Game, action: dict[str, object], op: str
+) -> None:
+    entry = Entry(member_client, f"/games/{game.pk}/events/new/territory/")
+    forest = {key: value for key, value in FOREST.items() if key != "picks"}
+    draft = {
+        "event": forest | {"special_action": action},
+        "done": ["territory", "rewards", "buildings", "closer", "order"],
+        "partial": {},
+        "card": "",
+    }
+    response = post_draft(entry, json.dumps(draft), op=op)
+    assert response.status_code == 422 and "The form was damaged" in response.content.decode()
+    assert not game.events.exists()
+
+
+@pytest.mark.parametrize(
+    ("url_kind", "event"),
+    [
+        ("round_end", {"type": "beaver_dam", "player": "White", "reward": "green-square"}),
+        ("territory", {"type": "round_end"}),
+    ],
+)
+def test_a_draft_of_another_kind_than_the_page_is_refused(
+    member_client: Client, game: Game, url_kind: str, event: dict[str, object]
+) -> None:
+    entry = Entry(member_client, f"/games/{game.pk}/events/new/{url_kind}/")
+    stages = {"beaver_dam": ["player", "reward", "confirm"], "round_end": ["confirm"]}[str(event["type"])]
+    draft = {"event": event, "done": stages, "partial": {}, "card": ""}
+    response = post_draft(entry, json.dumps(draft))
+    assert response.status_code == 422 and "The form was damaged" in response.content.decode()
+    assert not game.events.exists()
+
+
+def test_an_unknown_territory_in_a_draft_is_damage(member_client: Client, game: Game) -> None:
+    entry = Entry(member_client, f"/games/{game.pk}/events/new/territory/")
+    draft = {"event": {"type": "territory", "territory": "ocean"}, "done": ["territory"], "partial": {}, "card": ""}
+    response = post_draft(entry, json.dumps(draft), op="add:rewards:green-square:1")
+    assert response.status_code == 422 and "The form was damaged" in response.content.decode()
