@@ -58,9 +58,12 @@ _IGNORABLE_RANGES: Final = (
 )
 BLANKS: Final = frozenset("\u2800\u3000")
 """Characters that are not ignorable but show as an empty space (braille blank, ideographic space)."""
-JOINERS: Final = frozenset("\u200c\u200d") | frozenset(chr(code) for code in range(0xFE00, 0xFE10))
-"""Invisible characters a name may hold between visible ones: zero-width (non-)joiners, which emoji
-sequences and some scripts need, and the variation selectors that choose how an emoji looks."""
+JOINERS: Final = frozenset("\u200c\u200d")
+"""Zero-width (non-)joiners: emoji sequences and some scripts need them between two visible characters."""
+VARIATION_SELECTORS: Final = frozenset(chr(code) for code in range(0xFE00, 0xFE10))
+"""They choose how the character before them looks (an emoji in colour): allowed after a visible one."""
+TAGS: Final = frozenset(chr(code) for code in range(0xE0020, 0xE0080))
+"""The tag characters that spell a flag such as England's after 🏴: allowed after it."""
 
 
 def is_ignorable(char: str) -> bool:
@@ -73,6 +76,11 @@ def _code(char: str) -> str:
     return f"U+{ord(char):04X}"
 
 
+def _is_noncharacter(char: str) -> bool:
+    code = ord(char)
+    return 0xFDD0 <= code <= 0xFDEF or code & 0xFFFE == 0xFFFE
+
+
 def text_problem(text: str) -> Message | None:
     """Why ``text`` may not be stored, or ``None`` when it may: the rules for every stored text.
 
@@ -82,7 +90,7 @@ def text_problem(text: str) -> Message | None:
     True
     """
     for char in text:
-        if "\ud800" <= char <= "\udfff":
+        if "\ud800" <= char <= "\udfff" or _is_noncharacter(char):
             return Message(_("contains a character that is not valid Unicode ({code})"), code=_code(char))
         if unicodedata.category(char) == "Cc":
             return Message(_("contains a control character ({code})"), code=_code(char))
@@ -93,8 +101,14 @@ def text_problem(text: str) -> Message | None:
     return None
 
 
+def _invisible(char: str) -> bool:
+    """Whether ``char`` shows nothing by itself: ignorable, a format control (``Cf``, such as U+FFF9), or a
+    blank that is not a space."""
+    return is_ignorable(char) or char in BLANKS or unicodedata.category(char) == "Cf"
+
+
 def _visible(char: str) -> bool:
-    return not (char.isspace() or is_ignorable(char) or char in BLANKS or unicodedata.category(char) in {"Mn", "Me"})
+    return not (char.isspace() or _invisible(char) or unicodedata.category(char) in {"Mn", "Me"})
 
 
 def normal_text(text: str) -> str:
@@ -122,9 +136,16 @@ def name_problem(name: str) -> Message | None:
     if len(name) > MAX_NAME_LENGTH:
         return Message(_("is longer than {limit} characters"), limit=MAX_NAME_LENGTH)
     for position, char in enumerate(name):
-        inside = 0 < position < len(name) - 1 and _visible(name[position - 1])
-        if (is_ignorable(char) and not (char in JOINERS and inside)) or char in BLANKS:
+        before = name[position - 1] if position else ""
+        allowed = (
+            (char in JOINERS and position < len(name) - 1 and _visible(before))
+            or (char in VARIATION_SELECTORS and _visible(before))
+            or (char in TAGS and (_visible(before) or before in TAGS))
+        )
+        if _invisible(char) and not allowed:
             return Message(_("contains an invisible character ({code})"), code=_code(char))
+        if unicodedata.category(char) in {"Co", "Cn"}:
+            return Message(_("contains a character with no agreed look ({code})"), code=_code(char))
     if name != normal_text(name):
         return Message(_("must be trimmed, in Unicode normal form C, with single spaces"))
     return None
@@ -146,7 +167,7 @@ def note_problem(note: str) -> Message | None:
 def name_key(name: str) -> str:
     """What makes a name the player it is: without invisible characters, compatibility-normalised
     (full-width letters as letters), case-folded, blanks as one space."""
-    visible = "".join(char for char in name if not is_ignorable(char))
+    visible = "".join(char for char in name if not _invisible(char))
     return " ".join(unicodedata.normalize("NFKC", visible).casefold().split())
 
 

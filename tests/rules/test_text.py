@@ -28,6 +28,13 @@ from .builders import error_of, give, record, territory
         (("Ann", "Ａｎｎ"), "players: 'Ann' and 'Ａｎｎ' would be the same player"),
         (("Ann", "Ann"), "players: 'Ann' is named twice"),
         (("Ann", 3), "players: a player's name must be a text, not 3"),
+        (("Ann", "Ann\ufff9"), "players: the name 'Ann\\ufff9' contains an invisible character (U+FFF9)"),
+        (("Ann", "\U00013430"), "shows nothing once blank and invisible characters are left out"),
+        (("Ann", "A\u0600nn"), "contains an invisible character (U+0600)"),
+        (("Ann", "Ann\ue000"), "contains a character with no agreed look (U+E000)"),
+        (("Ann", "Ann\u0378"), "contains a character with no agreed look (U+0378)"),
+        (("Ann", "Ann\uffff"), "contains a character that is not valid Unicode (U+FFFF)"),
+        (("Ann", "Ann\u200d"), "contains an invisible character (U+200D)"),
     ],
 )
 def test_names_that_hide_or_disguise_a_player_are_refused(names: tuple[object, ...], error: str) -> None:
@@ -49,7 +56,9 @@ def test_the_same_name_in_either_unicode_form_is_one_player() -> None:
 
 
 def test_names_people_really_have_are_accepted() -> None:
+    england = "🏴\U000e0067\U000e0062\U000e0065\U000e006e\U000e0067\U000e007f"
     names = ("Zoë Lee", "김민준", "👩\u200d🚀 Mia", "O'Brien-Ó")
+    score_document(record(players=("Ann ❤\ufe0f", f"{england} Ben", "محمد\u200cعلی")))
     assert [entry["name"] for entry in score_document(record(players=names)).to_json()["players"]] == list(names)
     assert normal_text("  Zoë   Lee\n") == "Zoë Lee"
     assert name_key("ＡＮＮ\u200b") == name_key("ann")
@@ -62,6 +71,7 @@ def test_names_people_really_have_are_accepted() -> None:
         ("a\x00b", "note: contains a control character (U+0000)"),
         ("\u202eecnalab", "note: contains a character that reverses the direction of text (U+202E)"),
         ("   ", "note: shows nothing once blank and invisible characters are left out"),
+        ("\ufff9", "note: shows nothing once blank and invisible characters are left out"),
         ("x" * 201, "note: is longer than 200 characters"),
         (7, "note: must be a text, not 7"),
     ],
