@@ -99,12 +99,13 @@ def sheet_game(sheet: dict[str, Any]) -> NewGame:
     """A finished game of Small Islands or Cooper Island from its score sheet (``RulesError`` if invalid)."""
     result = score_sheet(sheet)
     kind = Game.Kind.SMALL_ISLANDS if sheet["format"].startswith("small-islands") else Game.Kind.COOPER_ISLAND
+    players = tuple(score.name for score in result.players)
     return NewGame(
         kind,
-        tuple(score.name for score in result.players),
+        players,
         sheet=sheet,
         totals=tuple(score.total for score in result.players),
-        winners=tuple(name for name in result.winners if name != "Alexis"),
+        winners=tuple(name for name in result.winners if name in players),  # not the solo game's Alexis card
     )
 
 

@@ -52,10 +52,10 @@ class Group(models.Model):
         self.save(update_fields=["invite_token"])
 
     def lock_out_former_members(self) -> None:
-        """After a member leaves: a new invite link, and new table codes and spectator links for the games
-        in progress, so that nothing they saw lets them (or a guest they let in) back in."""
+        """After a member leaves: a new invite link, and new table codes and spectator links for every game
+        (a finished one may be reopened), so that nothing they saw lets them (or a guest they let in) back in."""
         self.new_invite()
-        for game in self.games.filter(status=Game.Status.PLAYING):
+        for game in self.games.all():
             game.new_codes()
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import csv
 import io
 from dataclasses import replace
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from django.contrib.auth.models import User
@@ -145,12 +145,19 @@ def _checked_game(number: int, entry: object) -> NewGame:
         ) from error
 
 
+EARLIEST, LATEST = datetime(2000, 1, 1, tzinfo=UTC), datetime(2999, 12, 31, tzinfo=UTC)
+"""The dates a backup may give a game; others are not dates of a play, and are left out."""
+
+
 def _date(value: object) -> datetime | None:
-    """A date of the backup (ISO 8601), or ``None`` if there is none or it is not one."""
+    """A date of the backup (ISO 8601, in UTC), or ``None`` if there is none or it is not one."""
     try:
-        return parse_datetime(value) if isinstance(value, str) else None
-    except ValueError:
+        date = parse_datetime(value) if isinstance(value, str) else None
+        if date is not None:
+            date = date.astimezone(UTC) if date.tzinfo else date.replace(tzinfo=UTC)
+    except (ValueError, OverflowError):
         return None
+    return date if date is not None and EARLIEST <= date <= LATEST else None
 
 
 def plays_csv(group: Group) -> str:

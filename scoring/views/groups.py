@@ -102,7 +102,7 @@ def member_remove(request: HtmxHttpRequest, group_id: int, user_id: int) -> Http
             request,
             _(
                 "%(name)s is no longer a member. The invite link, and the table codes and spectator links of the "
-                "games in progress, are new: send them again to the others."
+                "group's games, are new: send them again to the others."
             )
             % {"name": member.get_username()},
         )

@@ -239,7 +239,7 @@ def test_a_removed_member_and_the_guests_they_let_in_are_out(
     game.refresh_from_db()
     assert Client().post("/join/", {"code": game.table_code}).status_code == 302
     assert Client().get(f"/watch/{game.spectator_token}/").status_code == 200
-    assert Game.objects.get(pk=finished.pk).table_code == finished.table_code  # only games in progress
+    assert Game.objects.get(pk=finished.pk).spectator_token != finished.spectator_token  # it may be reopened
 
 
 def test_guests_join_again_when_a_finished_game_is_reopened(
@@ -344,3 +344,26 @@ def test_an_unknown_territory_in_a_draft_is_damage(member_client: Client, game: 
     draft = {"event": {"type": "territory", "territory": "ocean"}, "done": ["territory"], "partial": {}, "card": ""}
     response = post_draft(entry, json.dumps(draft), op="add:rewards:green-square:1")
     assert response.status_code == 422 and "The form was damaged" in response.content.decode()
+
+
+def test_a_sheet_player_named_alexis_can_win(member_client: Client, group: Group) -> None:
+    sheet = json.loads(Path("tests/data/cooper-island-spec-example.json").read_text())
+    sheet["players"][0]["name"] = "Alexis"
+    upload = SimpleUploadedFile("s.json", json.dumps(sheet).encode())
+    member_client.post(f"/groups/{group.pk}/games/import/", {"record": upload})
+    assert group.games.get().winners == ["Alexis"]
+
+
+@pytest.mark.parametrize(
+    "date", ["9999-12-31T23:59:59-23:59", "0001-01-01T00:00:00+23:59", "1-01-01T00:00:00", "2026-02-30T00:00:00Z"]
+)
+def test_a_backup_date_that_is_no_date_of_a_play_is_left_out(member_client: Client, date: str) -> None:
+    game = {"kind": "okanagan", "created": date, "finished": date, "status": "finished"}
+    game["document"] = {"format": "okanagan-record/1", "players": ["A", "B"], "events": []}
+    backup = {"format": "okanagan-companion-backup/1", "group": "Dated", "players": [], "games": [game]}
+    response = member_client.post(
+        "/groups/restore/", {"backup": SimpleUploadedFile("b.json", json.dumps(backup).encode())}
+    )
+    assert response.status_code == 302
+    restored = Game.objects.get(group__name="Dated")
+    assert restored.created.year >= 2026 and restored.finished is not None
