@@ -9,6 +9,7 @@ from django import forms
 from django.contrib.auth import password_validation
 from django.contrib.auth.models import User
 from django.core.files.uploadedfile import UploadedFile
+from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from rules import (
@@ -30,6 +31,7 @@ from .wording import error_text, say
 MAX_RECORD_BYTES = 1_000_000
 MAX_BACKUP_BYTES = 5_000_000
 
+USERNAME_TAKEN = _("This username is taken (capital letters do not make a new name): choose another.")
 SEAT_LABELS = (_("First player"), _("Second player"), _("Third player"), _("Fourth player"))
 
 
@@ -49,11 +51,9 @@ class SignupForm(forms.ModelForm[User]):
 
     def clean_username(self) -> str:
         """A username not taken in any case: with "Ann" there, "ann" and "ANN" are taken too."""
-        username = str(self.cleaned_data["username"])
-        if User.objects.filter(username__iexact=username).exists():
-            raise forms.ValidationError(
-                _("This username is taken (capital letters do not make a new name): choose another."), code="unique"
-            )
+        username = User.normalize_username(str(self.cleaned_data["username"]))  # NFKC, as it will be stored
+        if username_taken(username):
+            raise forms.ValidationError(USERNAME_TAKEN, code="unique")
         return username
 
     def clean(self) -> dict[str, Any]:
@@ -100,6 +100,19 @@ def checked_name(value: object, group: Group | None = None, exclude: int | None 
                     _("%(name)s is already a player of this group."), params={"name": profile.name}
                 )
     return name
+
+
+def username_taken(username: str) -> bool:
+    """Whether an account has this username in any case, in any script (``Straße`` and ``STRASSE``).
+
+    Databases fold case in ASCII only (SQLite) or by their own rules, so the names with other letters
+    are compared here, case-folded: they are few.
+    """
+    key = username.casefold()
+    if User.objects.filter(Q(username__iexact=username) | Q(username__iexact=key)).exists():
+        return True
+    others = User.objects.filter(username__regex=r"[^\x00-\x7f]").values_list("username", flat=True)
+    return any(other.casefold() == key for other in others)
 
 
 class GroupForm(forms.ModelForm[Group]):

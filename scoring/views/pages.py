@@ -7,7 +7,7 @@ import logging
 
 from django.contrib.auth import login
 from django.core.cache import cache
-from django.db import DatabaseError, connection
+from django.db import DatabaseError, IntegrityError, connection, transaction
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
@@ -19,7 +19,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from rules import RULES, Source
 from scoring.body_limits import BODY_LIMITS, DEFAULT_BODY_LIMIT
-from scoring.forms import GroupForm, JoinForm, RestoreForm, SignupForm
+from scoring.forms import USERNAME_TAKEN, GroupForm, JoinForm, RestoreForm, SignupForm
 from scoring.http import HtmxHttpRequest
 from scoring.rate_limits import over_limit, too_many
 from scoring.reference import reference_context
@@ -59,9 +59,14 @@ def signup(request: HtmxHttpRequest) -> HttpResponse:
         return too_many(request)
     form = SignupForm(request.POST if request.method == "POST" else None)
     if request.method == "POST" and form.is_valid():
-        user = form.save()
-        login(request, user, backend="scoring.backends.CaseInsensitiveModelBackend")
-        return HttpResponseRedirect(safe_next(request, "home"))
+        try:
+            with transaction.atomic():
+                user = form.save()
+        except IntegrityError:  # another sign-up took the name (in another case) meanwhile
+            form.add_error("username", USERNAME_TAKEN)
+        else:
+            login(request, user, backend="scoring.backends.CaseInsensitiveModelBackend")
+            return HttpResponseRedirect(safe_next(request, "home"))
     return render(request, "registration/signup.html", {"form": form, "next": request.GET.get("next", "")})
 
 

@@ -367,3 +367,16 @@ def test_a_backup_date_that_is_no_date_of_a_play_is_left_out(member_client: Clie
     assert response.status_code == 302
     restored = Game.objects.get(group__name="Dated")
     assert restored.created.year >= 2026 and restored.finished is not None
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [("annxyz", "Ａｎｎxyz"), ("ǅaX", "ǆaX"), ("Émilexx", "émilexx"), ("Straße", "STRASSE"), ("Ωmegaxx", "ωmegaxx")],
+)
+def test_a_username_is_taken_in_any_case_and_any_script(db: None, first: str, second: str) -> None:
+    password = "a-long-pass-phrase-42"
+    assert Client().post("/accounts/signup/", {"username": first, "password": password}).status_code == 302
+    again = Client().post("/accounts/signup/", {"username": second, "password": password})
+    assert again.status_code == 200
+    assert "This username is taken" in again.content.decode()
+    assert User.objects.count() == 1
