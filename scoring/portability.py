@@ -74,6 +74,8 @@ def backup(group: Group) -> dict[str, Any]:
 MAX_RESTORED_GAMES = 500
 """The most games one backup may restore: all are checked by replaying them before anything is stored."""
 MAX_RESTORED_PLAYERS = 500
+MAX_RESTORED_EVENTS = 30_000
+"""The most events in all: 500 real games of 60 events; compact events cannot multiply the work."""
 
 
 def restore(owner: User, data: object) -> Group:
@@ -102,6 +104,10 @@ def restore(owner: User, data: object) -> Group:
     problem = names_problem(players)
     if problem is not None:
         raise BadBackup(say(problem))
+    if sum(_event_count(entry) for entry in games) > MAX_RESTORED_EVENTS:  # counted before any is replayed
+        raise BadBackup(
+            _("A backup restores at most %(events)d events in all its games.") % {"events": MAX_RESTORED_EVENTS}
+        )
     checked = [_checked_game(number, entry) for number, entry in enumerate(games, start=1)]
     with transaction.atomic():
         group = Group.objects.create(name=group_name, owner=owner)
@@ -111,6 +117,13 @@ def restore(owner: User, data: object) -> Group:
             profiles.get(player)
         create_games(group, checked)
     return group
+
+
+def _event_count(entry: object) -> int:
+    """How many events a backup's game holds, if it holds a list of them."""
+    document = entry.get("document") if isinstance(entry, dict) else None
+    events = document.get("events") if isinstance(document, dict) else None
+    return len(events) if isinstance(events, list) else 0
 
 
 def _checked_game(number: int, entry: object) -> NewGame:

@@ -12,12 +12,15 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django_ratelimit.core import is_ratelimited
 
-Action = Literal["join", "signup"]
+Action = Literal["join", "signup", "restore"]
 
 RATES: dict[Action, str] = {
     "join": "20/5m",  # table codes: a table that mistypes a few times never notices
     "signup": "10/h",  # a table of four signing up, with a few refused forms, fits
+    "restore": "6/h",  # a restore is the heaviest request (seconds of work): a few tries, not a flood
 }
+KEYS: dict[Action, str] = {"join": "ip", "signup": "ip", "restore": "user_or_ip"}
+"""Whom each limit counts: the client, or for a restore (members only) the account."""
 
 
 def over_limit(request: HttpRequest, action: Action) -> bool:
@@ -26,7 +29,7 @@ def over_limit(request: HttpRequest, action: Action) -> bool:
     The count is incremented and read in one atomic step on Redis, so parallel workers never let more
     through than the limit.
     """
-    limited: bool = is_ratelimited(request, group=action, key="ip", rate=RATES[action], increment=True)
+    limited: bool = is_ratelimited(request, group=action, key=KEYS[action], rate=RATES[action], increment=True)
     return limited
 
 

@@ -17,6 +17,7 @@ from scoring.history import group_history
 from scoring.http import HtmxHttpRequest
 from scoring.models import NAME_LENGTH, Group
 from scoring.portability import BadBackup, backup, plays_csv, restore
+from scoring.rate_limits import over_limit, too_many
 from scoring.views.pages import home_context
 from scoring.views.stats import player_sections
 
@@ -145,7 +146,9 @@ def group_plays_csv(request: HtmxHttpRequest, group_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def group_restore(request: HtmxHttpRequest) -> HttpResponse:
-    """A new group from a backup file, owned by whoever restores it."""
+    """A new group from a backup file, owned by whoever restores it; a few an hour per account."""
+    if over_limit(request, "restore"):
+        return too_many(request)
     form = RestoreForm(request.POST, request.FILES)
     if form.is_valid():
         user = request.user

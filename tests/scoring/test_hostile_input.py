@@ -21,7 +21,7 @@ from django.test import Client
 
 from scoring.log import change_log, finish
 from scoring.models import Event, Game, Group, Profile
-from scoring.portability import MAX_RESTORED_GAMES
+from scoring.portability import MAX_RESTORED_EVENTS, MAX_RESTORED_GAMES
 
 from .conftest import Entry
 from .test_game_pages import FOREST
@@ -380,3 +380,22 @@ def test_a_username_is_taken_in_any_case_and_any_script(db: None, first: str, se
     assert again.status_code == 200
     assert "This username is taken" in again.content.decode()
     assert User.objects.count() == 1
+
+
+def test_a_backup_of_compact_events_is_bounded_in_events_not_only_in_games(member_client: Client) -> None:
+    events = [{"type": "adjust", "player": "A", "nuggets": 1}, {"type": "adjust", "player": "A", "nuggets": -1}]
+    document = {"format": "okanagan-record/1", "players": ["A", "B"], "events": events * 250}
+    games = [{"kind": "okanagan", "status": "finished", "document": document}] * (MAX_RESTORED_EVENTS // 500 + 1)
+    backup = {"format": "okanagan-companion-backup/1", "group": "G", "players": [], "games": games}
+    response = member_client.post(
+        "/groups/restore/", {"backup": SimpleUploadedFile("b.json", json.dumps(backup).encode())}
+    )
+    assert response.status_code == 422
+    assert f"A backup restores at most {MAX_RESTORED_EVENTS} events in all its games." in response.content.decode()
+
+
+def test_restores_are_limited_per_account(member_client: Client) -> None:
+    for _ in range(6):
+        answered = member_client.post("/groups/restore/", {"backup": SimpleUploadedFile("b.json", b"{}")})
+        assert answered.status_code == 422
+    assert member_client.post("/groups/restore/", {}).status_code == 429
