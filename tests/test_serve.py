@@ -127,6 +127,31 @@ def test_slow_clients_and_huge_uploads_do_not_take_the_site_down(served: Served)
     assert get(served.port, "/health/")[0] == 200  # the database and the cache answer too
 
 
+def test_thousands_of_half_open_connections_from_one_client_do_not_lock_others_out(served: Served) -> None:
+    # An attack held 2,100 of them and nginx ran out of connections (1,024 per worker); now 8,192.
+    slow = []
+    try:
+        for _ in range(2500):
+            connection = socket.create_connection(("127.0.0.1", served.port))
+            connection.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
+            slow.append(connection)
+        answers = [get(served.port, "/") for _ in range(10)]
+    finally:
+        for connection in slow:
+            connection.close()
+    assert {status for status, _seconds in answers} == {200}
+    assert max(seconds for _status, seconds in answers) < 1.0
+
+
+@pytest.mark.parametrize("header", ["X-Forwarded-Ssl: on", "X-Forwarded-Protocol: ssl", "X-Forwarded-Proto: https"])
+def test_a_clients_own_forwarding_headers_change_nothing(served: Served, header: str) -> None:
+    name, value = header.split(": ")
+    connection = http.client.HTTPConnection("127.0.0.1", served.port, timeout=10)
+    connection.request("GET", "/", headers={name: value})
+    assert connection.getresponse().status == 200
+    connection.close()
+
+
 def test_a_body_under_its_limit_reaches_the_site(served: Served) -> None:
     # Past nginx and the limit, stopped by the CSRF check without reading the body (which Django then
     # drains, or nginx, still sending it to a closed connection, would answer 502 now and then).
