@@ -27,7 +27,7 @@ from scoring.board import game_context, scoreboard_etag, sheet_context
 from scoring.entry import PROMO_KINDS
 from scoring.forms import ImportForm, JoinForm, NewGameForm
 from scoring.http import HtmxHttpRequest, posted_whole
-from scoring.log import StaleGame, change_log, create_game, create_sheet_game, finish, reopen
+from scoring.log import StaleGame, change_log, create_game, create_sheet_game, finish, reopen, replay_game
 from scoring.models import Game
 from scoring.rate_limits import over_limit, too_many
 from scoring.score_sheets import SHEET_FORMS, SmallIslandsForm
@@ -144,10 +144,18 @@ def table_code_regenerate(request: HtmxHttpRequest, game_id: int) -> HttpRespons
     return redirect("game", game_id=game.pk)
 
 
-@require_POST
+@require_http_methods(["GET", "POST"])
 def game_finish(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
-    """End the game and show the final scores."""
-    return _change_status(request, game_id, finish)
+    """End the game and show the final scores, once asked whether the table is really done (GET)."""
+    if request.method == "POST":
+        return _change_status(request, game_id, finish)
+    game = okanagan_game(game_for_member(request, game_id))
+    if not game.is_playing:
+        return redirect("game", game_id=game.pk)
+    state = replay_game(game).state
+    without_cards = [player for player in state.players if not state.holdings[player].objectives]
+    context = {"game": game, "revision": game.revision, "without_cards": without_cards, "round": state.round}
+    return render(request, "scoring/finish.html", context)
 
 
 @require_POST

@@ -178,6 +178,9 @@ def test_a_whole_two_player_game_to_the_final_scores(live_server: Any, phone: An
     expect(phone.get_by_text("Event 2: end of round 1")).to_be_visible()
     expect(phone.get_by_role("link", name="End of round 1")).to_have_count(0)
 
+    phone.get_by_role("link", name="End the game and score it").click()
+    expect(phone.get_by_text("Ben has no objective cards entered: they will score none.")).to_be_visible()
+    assert fits(phone)
     tap(phone, "End the game and score it")
     final = phone.locator("#final")
     expect(final).to_contain_text("Winner: ann")

@@ -63,6 +63,7 @@ MATRIX = [
     ("get", "/games/{game}/record.json", MEMBERS_ONLY),
     ("get", "/games/{game}/qr.svg", PLAYERS_ONLY),
     ("post", "/games/{game}/code/", redirects(MEMBERS_ONLY)),
+    ("get", "/games/{game}/finish/", MEMBERS_ONLY),
     ("post", "/games/{game}/finish/", redirects(MEMBERS_ONLY)),
     ("post", "/games/{game}/reopen/", redirects(MEMBERS_ONLY)),
     ("get", "/games/{game}/events/new/territory/", PLAYERS_ONLY),
