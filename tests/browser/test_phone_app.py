@@ -1,0 +1,77 @@
+"""The site as an app on the phone: installable (manifest, icon, theme colour), codes and links copied
+with one tap, the screen kept awake during a game."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import User
+from django.test import Client
+from playwright.sync_api import expect
+
+from scoring.log import create_game
+from scoring.models import Group
+
+from .test_play_on_a_phone import csp_violations, fits, log_in
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def test_the_table_code_and_links_copy_with_one_tap(live_server: Any, browser: Any) -> None:
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    context.grant_permissions(["clipboard-read", "clipboard-write"], origin=live_server.url)
+    phone = context.new_page()
+    refused = csp_violations(phone)
+    log_in(phone, live_server.url, "maya", "pw-maya-123")
+    user = User.objects.get(username="maya")
+    group = Group.objects.create(name="Friday", owner=user)
+    group.members.add(user)
+    game = create_game(group, ("Maya", "Theo"), {}, promos=False)
+
+    phone.goto(f"{live_server.url}/games/{game.pk}/")
+    copy = phone.get_by_role("button", name="Copy: Table code")
+    expect(copy).to_be_visible()
+    copy.click()
+    expect(copy).to_have_text("Copied")
+    assert phone.evaluate("navigator.clipboard.readText()") == game.table_code
+    phone.get_by_role("button", name="Copy: Join link").click()
+    assert phone.evaluate("navigator.clipboard.readText()").endswith(f"/join/{game.table_code}/")
+    assert phone.evaluate("document.body.hasAttribute('data-keep-awake')")
+    assert fits(phone)
+
+    phone.goto(f"{live_server.url}/groups/{group.pk}/")
+    phone.get_by_role("button", name="Copy: Invite link").click()
+    assert f"/invite/{group.invite_token}/" in phone.evaluate("navigator.clipboard.readText()")
+    assert not refused, refused
+    context.close()
+
+
+def test_without_javascript_the_codes_and_links_are_text_and_no_button_is_dead(live_server: Any, browser: Any) -> None:
+    context = browser.new_context(viewport={"width": 390, "height": 844}, java_script_enabled=False)
+    page = context.new_page()
+    log_in(page, live_server.url, "theo", "pw-theo-123")
+    user = User.objects.get(username="theo")
+    group = Group.objects.create(name="Sunday", owner=user)
+    group.members.add(user)
+    game = create_game(group, ("Maya", "Theo"), {}, promos=False)
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    expect(page.get_by_text(game.table_code, exact=True)).to_be_visible()
+    expect(page.get_by_role("button", name="Copy: Table code")).to_be_hidden()
+    context.close()
+
+
+def test_the_site_installs_as_an_app(db: None) -> None:
+    page = Client().get("/").content.decode()
+    assert '<link rel="manifest" href="/static/manifest.webmanifest">' in page
+    assert '<meta name="theme-color" content="#2f6b3a">' in page
+    from django.contrib.staticfiles import finders
+
+    manifest_path = finders.find("manifest.webmanifest")
+    assert manifest_path is not None
+    with open(manifest_path, encoding="utf-8") as file:
+        manifest = json.load(file)
+    assert manifest["display"] == "standalone" and manifest["start_url"] == "/"
+    for icon in manifest["icons"]:
+        assert finders.find(icon["src"].removeprefix("/static/")) is not None
