@@ -9,6 +9,7 @@ from django.urls import reverse
 from django.utils.translation import get_language, gettext
 
 from rules import OkanaganResult, RecordError, Reward, Section, explorer_sets, score_sheet
+from rules.components import BUILDINGS_PER_ROUND
 from rules.okanagan import event_section
 
 from .charts import stacked
@@ -73,6 +74,7 @@ def game_context(request: HttpRequest, game: Game, *, member: bool, spectator: b
             for player in result.state.players
         ],
         "round": result.state.round,
+        "round_one_buildings": list(BUILDINGS_PER_ROUND[len(result.state.players)][0].items()),
         "nuggets_left": result.state.nuggets_left,
         "log": [LogEntry(outcome.index, outcome.event.type, event_section(outcome)) for outcome in result.state.log][
             ::-1

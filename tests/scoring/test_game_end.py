@@ -34,3 +34,13 @@ def test_one_player_without_cards_is_said_in_the_singular(member_client: Client,
     change_log(game, game.revision, lambda _events: events)
     question = member_client.get(f"/games/{game.pk}/finish/").content.decode()
     assert "Yellow has no objective cards entered: they will score none." in question
+
+
+def test_round_one_says_when_it_ends_and_what_then(member_client: Client, game: Game) -> None:
+    page = member_client.get(f"/games/{game.pk}/").content.decode()
+    assert "Round 1 ends when every player has built their round-1 buildings:" in page
+    assert "1 × farm, 3 × warehouse, 2 × silo." in page  # 3 players
+    assert "each player draws 2 objective cards and keeps 3 of their 5" in page
+    change_log(game, game.revision, lambda events: [{"type": "round_end"}])
+    page = member_client.get(f"/games/{game.pk}/").content.decode()
+    assert "Round 1 ends when" not in page and "Round 2" in page
