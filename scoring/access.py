@@ -2,7 +2,8 @@
 
 - A group's members (its owner among them) see and edit its games.
 - A table guest, who joined a game with its table code, follows and enters data for that one game
-  while it is in progress and its code is unchanged. The codes live in the session.
+  while it is in progress and its code is unchanged, and keeps read access to its result once it ends
+  (until a new code: a member's, or the game reopened). The codes live in the session.
 - A spectator link shows a game read-only.
 """
 
@@ -36,10 +37,17 @@ def is_member(request: HttpRequest, game: Game) -> bool:
     return request.user.is_authenticated and game.group.members.filter(pk=request.user.pk).exists()
 
 
-def is_table_guest(request: HttpRequest, game: Game) -> bool:
-    """Whether this browser joined the game with its current code, and the game is still on."""
+def has_joined(request: HttpRequest, game: Game) -> bool:
+    """Whether this browser joined the game with its current code: it may follow the game, and read its
+    result once it ends."""
     tables: dict[str, str] = request.session.get(TABLES_KEY, {})
-    return game.is_playing and tables.get(str(game.pk)) == game.table_code
+    return tables.get(str(game.pk)) == game.table_code
+
+
+def is_table_guest(request: HttpRequest, game: Game) -> bool:
+    """Whether this browser joined the game with its current code, and the game is still on: it may
+    enter data."""
+    return game.is_playing and has_joined(request, game)
 
 
 def join_table(request: HttpRequest, game: Game) -> None:

@@ -17,8 +17,8 @@ from rules import RecordError, RulesError, parse_record
 from scoring.access import (
     game_for_member,
     game_for_player,
+    has_joined,
     is_member,
-    is_table_guest,
     join_table,
     member_group,
     okanagan_game,
@@ -104,7 +104,7 @@ def game_detail(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """The game at the table: scoreboard, what to enter next, the log; the final scores at the end."""
     game = get_object_or_404(Game.objects.select_related("group"), pk=game_id)
     member = is_member(request, game)
-    if not member and not is_table_guest(request, game):
+    if not member and not has_joined(request, game):
         raise Http404
     if not game.is_okanagan:
         return render(request, "scoring/sheet_game.html", sheet_context(game))

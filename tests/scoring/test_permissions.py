@@ -133,8 +133,21 @@ def test_a_new_table_code_locks_out_the_guests(member_client: Client, guest_clie
     assert guest_client.get(f"/games/{game.pk}/").status_code == 404
 
 
-def test_a_guest_loses_access_when_the_game_ends(member_client: Client, guest_client: Client, game: Game) -> None:
+def test_a_guest_keeps_read_access_to_the_result_but_enters_nothing_more(
+    member_client: Client, guest_client: Client, game: Game
+) -> None:
     member_client.post(f"/games/{game.pk}/finish/", {"revision": game.revision})
+    result = guest_client.get(f"/games/{game.pk}/")
+    assert result.status_code == 200
+    page = result.content.decode()
+    assert "Final scores" in page
+    assert f"/watch/{game.spectator_token}/" in page  # the result can be shared
+    assert guest_client.get(f"/games/{game.pk}/events/new/territory/").status_code == 404
+    assert guest_client.post(f"/games/{game.pk}/events/0/delete/", {"revision": "1"}).status_code == 404
+    assert guest_client.get(f"/games/{game.pk}/record.json").status_code == 404
+    # Reopened, the game has a new code: the guest joins again before seeing anything.
+    game.refresh_from_db()
+    member_client.post(f"/games/{game.pk}/reopen/", {"revision": game.revision})
     assert guest_client.get(f"/games/{game.pk}/").status_code == 404
 
 
