@@ -25,6 +25,7 @@ from rules import (
     text_problem,
 )
 
+from .log import Profiles
 from .models import CODE_ALPHABET, CODE_LENGTH, GROUP_NAME_LENGTH, NAME_LENGTH, Group, Profile
 from .wording import error_text, say
 
@@ -92,13 +93,9 @@ def checked_name(value: object, group: Group | None = None, exclude: int | None 
     problem = name_problem(name)
     if problem is not None:
         raise forms.ValidationError(_("This name %(problem)s."), params={"problem": say(problem)})
-    if group is not None:
-        key = name_key(name)
-        for profile in group.profiles.all():
-            if profile.pk != exclude and name_key(profile.name) == key:
-                raise forms.ValidationError(
-                    _("%(name)s is already a player of this group."), params={"name": profile.name}
-                )
+    same = Profiles(group).find(name) if group is not None else None
+    if same is not None and same.pk != exclude:
+        raise forms.ValidationError(_("%(name)s is already a player of this group."), params={"name": same.name})
     return name
 
 

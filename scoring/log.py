@@ -122,12 +122,13 @@ class Profiles:
         self.group = group
         self.by_key = {name_key(profile.name): profile for profile in group.profiles.all()}
 
+    def find(self, name: str) -> Profile | None:
+        """The player named ``name`` (or the same player), if the group has one."""
+        return self.by_key.get(name_key(name))
+
     def get(self, name: str) -> Profile:
         """The player named ``name`` (or the same player), made if new."""
-        key = name_key(name)
-        if key not in self.by_key:
-            self.by_key[key] = self.group.profiles.create(name=name)
-        return self.by_key[key]
+        return self.find(name) or self.by_key.setdefault(name_key(name), self.group.profiles.create(name=name))
 
 
 def stored_events(game: Game) -> Events:

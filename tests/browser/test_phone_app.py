@@ -7,14 +7,10 @@ import json
 from typing import Any
 
 import pytest
-from django.contrib.auth.models import User
 from django.test import Client
 from playwright.sync_api import expect
 
-from scoring.log import create_game
-from scoring.models import Group
-
-from .test_play_on_a_phone import csp_violations, fits, log_in
+from .test_play_on_a_phone import a_table, csp_violations, fits
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -24,11 +20,8 @@ def test_the_table_code_and_links_copy_with_one_tap(live_server: Any, browser: A
     context.grant_permissions(["clipboard-read", "clipboard-write"], origin=live_server.url)
     phone = context.new_page()
     refused = csp_violations(phone)
-    log_in(phone, live_server.url, "maya", "pw-maya-123")
-    user = User.objects.get(username="maya")
-    group = Group.objects.create(name="Friday", owner=user)
-    group.members.add(user)
-    game = create_game(group, ("Maya", "Theo"), {}, promos=False)
+    game = a_table(phone, live_server.url, "maya", ("Maya", "Theo"))
+    group = game.group
 
     phone.goto(f"{live_server.url}/games/{game.pk}/")
     copy = phone.get_by_role("button", name="Copy: Table code")
@@ -51,11 +44,7 @@ def test_the_table_code_and_links_copy_with_one_tap(live_server: Any, browser: A
 def test_without_javascript_the_codes_and_links_are_text_and_no_button_is_dead(live_server: Any, browser: Any) -> None:
     context = browser.new_context(viewport={"width": 390, "height": 844}, java_script_enabled=False)
     page = context.new_page()
-    log_in(page, live_server.url, "theo", "pw-theo-123")
-    user = User.objects.get(username="theo")
-    group = Group.objects.create(name="Sunday", owner=user)
-    group.members.add(user)
-    game = create_game(group, ("Maya", "Theo"), {}, promos=False)
+    game = a_table(page, live_server.url, "theo", ("Maya", "Theo"))
     page.goto(f"{live_server.url}/games/{game.pk}/")
     expect(page.get_by_text(game.table_code, exact=True)).to_be_visible()
     expect(page.get_by_role("button", name="Copy: Table code")).to_be_hidden()

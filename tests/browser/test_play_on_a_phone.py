@@ -27,6 +27,15 @@ def log_in(page: Any, base: str, username: str, password: str) -> None:
     expect(page.get_by_role("heading", name="Your groups")).to_be_visible()
 
 
+def a_table(page: Any, base: str, username: str, players: tuple[str, ...]) -> Game:
+    """``username`` signed up and logged in on ``page``, owner of a group with a new game of ``players``."""
+    log_in(page, base, username, f"pw-{username}-123")
+    user = User.objects.get(username=username)
+    group = Group.objects.create(name=f"{username}'s table", owner=user)
+    group.members.add(user)
+    return create_game(group, players, {}, promos=False)
+
+
 def more(page: Any, label: str, times: int = 1) -> None:
     """Tap the + of a counter ``times`` times, waiting for each swap."""
     for _ in range(times):
@@ -55,11 +64,7 @@ def fits(page: Any) -> bool:
 
 def test_the_forest_example_through_the_ui(live_server: Any, phone: Any, browser: Any) -> None:
     refused = csp_violations(phone)
-    log_in(phone, live_server.url, "white", "pw-white-123")
-    user = User.objects.get(username="white")
-    group = Group.objects.create(name="Rulebook", owner=user)
-    group.members.add(user)
-    game = create_game(group, ("White", "Red", "Yellow"), {}, promos=False)
+    game = a_table(phone, live_server.url, "white", ("White", "Red", "Yellow"))
 
     # A second phone joins with the table code and watches the scoreboard.
     other = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True).new_page()
@@ -196,11 +201,7 @@ def test_a_whole_two_player_game_to_the_final_scores(live_server: Any, phone: An
 def test_scoring_a_territory_works_without_javascript(live_server: Any, browser: Any) -> None:
     context = browser.new_context(viewport={"width": 390, "height": 844}, java_script_enabled=False)
     page = context.new_page()
-    log_in(page, live_server.url, "nojs", "pw-nojs-123")
-    user = User.objects.get(username="nojs")
-    group = Group.objects.create(name="No script", owner=user)
-    group.members.add(user)
-    game = create_game(group, ("Ann", "Ben"), {}, promos=False)
+    game = a_table(page, live_server.url, "nojs", ("Ann", "Ben"))
     page.goto(f"{live_server.url}/games/{game.pk}/events/new/territory/")
     tap(page, "Lake")
     tap(page, "one more blue circle")
