@@ -135,6 +135,7 @@ def _checked_game(number: int, entry: object) -> NewGame:
         created, finished = _date(entry.get("created")), _date(entry.get("finished"))
         if kind == Game.Kind.OKANAGAN:
             record = parse_record(document)
+            final = score_record(record).final  # replayed: an illegal log is refused, in progress or not
             game = NewGame(
                 kind,
                 record.players,
@@ -145,7 +146,6 @@ def _checked_game(number: int, entry: object) -> NewGame:
             )
             if entry.get("status") != Game.Status.FINISHED:
                 return game
-            final = score_record(record).final
             totals = tuple(score.total for score in final.players)
             return replace(game, totals=totals, winners=final.winners, finished=finished)
         if kind in (Game.Kind.SMALL_ISLANDS, Game.Kind.COOPER_ISLAND) and isinstance(document, dict):

@@ -399,3 +399,15 @@ def test_restores_are_limited_per_account(member_client: Client) -> None:
         answered = member_client.post("/groups/restore/", {"backup": SimpleUploadedFile("b.json", b"{}")})
         assert answered.status_code == 422
     assert member_client.post("/groups/restore/", {}).status_code == 429
+
+
+def test_a_game_in_progress_in_a_backup_is_replayed_too(member_client: Client) -> None:
+    greedy = FOREST | {"picks": {}}
+    game = {"kind": "okanagan", "status": "playing"}
+    game["document"] = {"format": "okanagan-record/1", "players": ["White", "Red", "Yellow"], "events": [greedy]}
+    backup = {"format": "okanagan-companion-backup/1", "group": "G", "players": [], "games": [game]}
+    response = member_client.post(
+        "/groups/restore/", {"backup": SimpleUploadedFile("b.json", json.dumps(backup).encode())}
+    )
+    assert response.status_code == 422
+    assert "Game 1 cannot be restored: Event 0: White took 0 tokens but may take 4" in response.content.decode()
