@@ -103,6 +103,9 @@ class Game(models.Model):
     finished = models.DateTimeField(null=True, blank=True)
     winners = models.JSONField(default=list)
     """The winners' names once finished (a copy of the engine's result, for the group's history)."""
+    activity = models.PositiveIntegerField(default=0)
+    """Counts changes that every phone shows but that are not the log: seats claimed or freed, entries
+    started, moved on or ended. With ``revision`` it is the version of the live game fragment."""
 
     class Meta:
         ordering = ["-created"]
@@ -145,10 +148,15 @@ class Seat(models.Model):
     profile = models.ForeignKey(Profile, null=True, on_delete=models.SET_NULL, related_name="seats")
     total = models.IntegerField(null=True)
     """The final total once the game is finished."""
+    phone = models.CharField(max_length=32, blank=True, default="")
+    """The phone that claimed this seat ("I am Ann"): the ``phone`` of its browser session, or empty."""
 
     class Meta:
         ordering = ["position"]
-        constraints = [models.UniqueConstraint(fields=["game", "position"], name="unique_seat")]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "position"], name="unique_seat"),
+            models.UniqueConstraint(fields=["game", "phone"], condition=~models.Q(phone=""), name="one_seat_per_phone"),
+        ]
 
 
 class Event(models.Model):
@@ -158,10 +166,38 @@ class Event(models.Model):
     index = models.PositiveIntegerField()
     data = models.JSONField()
     created = models.DateTimeField(auto_now_add=True)
+    entered_for = models.CharField(max_length=NAME_LENGTH, blank=True, default="")
+    """For objective cards entered on another player's phone: who entered them ("enter for Ann"), shown
+    in the log; empty when the player entered their own."""
 
     class Meta:
         ordering = ["index"]
         constraints = [models.UniqueConstraint(fields=["game", "index"], name="unique_event_index")]
+
+
+class Draft(models.Model):
+    """The event a phone is entering (one at a time), kept on the server so that a reload, Back, a locked screen or
+    another phone picks it up where it was; deleted when it is saved or abandoned."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="drafts")
+    phone = models.CharField(max_length=32)
+    """The phone entering it (see :mod:`scoring.phones`)."""
+    by = models.CharField(max_length=NAME_LENGTH, blank=True, default="")
+    """Who is entering it, as the other phones see it: the phone's seat, else empty ("a phone")."""
+    kind = models.CharField(max_length=20)
+    editing = models.PositiveIntegerField(null=True)
+    """The index of the event being changed, or ``None`` for a new event."""
+    data = models.JSONField(default=dict)
+    """The draft as :class:`scoring.entry.Draft` writes it."""
+    revision = models.PositiveIntegerField(default=0)
+    """The game's revision when the draft was last checked against the log."""
+    updated = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["updated"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "phone"], name="one_draft_per_phone"),
+        ]
 
 
 class RuleText(models.Model):

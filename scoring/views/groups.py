@@ -15,7 +15,7 @@ from scoring.access import member_group, owned_group
 from scoring.forms import GroupForm, ImportForm, ProfileForm, RestoreForm
 from scoring.history import group_history
 from scoring.http import HtmxHttpRequest
-from scoring.models import NAME_LENGTH, Group
+from scoring.models import Group
 from scoring.portability import BadBackup, backup, plays_csv, restore
 from scoring.rate_limits import over_limit, too_many
 from scoring.views.pages import home_context
@@ -25,7 +25,8 @@ from scoring.views.stats import player_sections
 @login_required
 @require_POST
 def group_create(request: HtmxHttpRequest) -> HttpResponse:
-    """A new group, owned by its creator, who is its first member and player."""
+    """A new group, owned by its creator, who is its first member; they become a player of the group when
+    they claim a seat in a game ("I am Maya"), under the name the table uses."""
     form = GroupForm(request.POST)
     if not form.is_valid():
         return render(request, "scoring/home.html", home_context(request, group_form=form), status=422)
@@ -36,7 +37,6 @@ def group_create(request: HtmxHttpRequest) -> HttpResponse:
         group.owner = user
         group.save()
         group.members.add(user)
-        group.profiles.create(name=user.get_username()[:NAME_LENGTH], user=user)
     return redirect("group", group_id=group.pk)
 
 
