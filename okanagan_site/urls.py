@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.contrib.auth import views as auth_views
 from django.urls import include, path, register_converter
 
-from scoring.views import entry, games, groups, helper, pages, stats
+from scoring.views import entry, games, groups, helper, pages, seats, stats
 
 
 class IdConverter:
@@ -52,6 +52,7 @@ urlpatterns = [
     path("invite/<str:token>/", groups.invite, name="invite"),
     path("games/<id:game_id>/", games.game_detail, name="game"),
     path("games/<id:game_id>/record.json", games.game_export, name="game_export"),
+    path("games/<id:game_id>/seats/", seats.seats, name="seats"),
     path("games/<id:game_id>/qr.svg", games.table_qr, name="table_qr"),
     path("games/<id:game_id>/code/", games.table_code_regenerate, name="table_code"),
     path("games/<id:game_id>/finish/", games.game_finish, name="game_finish"),
@@ -62,5 +63,5 @@ urlpatterns = [
     path("join/", games.join, name="join"),
     path("join/<str:code>/", games.join, name="join_code"),
     path("watch/<str:token>/", games.watch, name="watch"),
-    path("watch/<str:token>/scoreboard/", games.scoreboard, name="scoreboard"),
+    path("watch/<str:token>/live/", games.live, name="live"),
 ]

@@ -15,7 +15,8 @@ from rules.okanagan import event_section
 from .charts import stacked
 from .entry import EVENT_KINDS, PROMO_KINDS
 from .log import replay_game
-from .models import Game
+from .models import SEAT_COLOURS, Game
+from .phones import my_seat
 from .stats import OKANAGAN_PARTS
 from .wording import LABELS
 
@@ -30,6 +31,7 @@ class BoardLine:
     nuggets: int
     explorer_sets: int
     objectives: int
+    colour: str
 
 
 @dataclass(frozen=True)
@@ -39,11 +41,17 @@ class LogEntry:
     index: int
     type: str
     section: Section
+    player: str = ""
+    """The player the event is about, if one (objective cards: whose they are)."""
+    entered_for: str = ""
+    """Objective cards entered on another phone: who entered them ("-": a phone that is nobody)."""
 
 
 def game_context(request: HttpRequest, game: Game, *, member: bool, spectator: bool = False) -> dict[str, object]:
-    """Everything the game page, the spectator page and the scoreboard fragment show."""
-    events = [event.data for event in game.events.all()]
+    """Everything the game page, the spectator page and their live fragments show."""
+    rows = list(game.events.all())
+    events = [row.data for row in rows]
+    me = None if spectator else my_seat(request, game)
     context: dict[str, object] = {
         "game": game,
         "member": member,
@@ -51,8 +59,12 @@ def game_context(request: HttpRequest, game: Game, *, member: bool, spectator: b
         "can_enter": game.is_playing and not spectator,
         "revision": game.revision,
         "event_count": len(events),
-        "poll_url": reverse("scoreboard", args=[game.spectator_token]),
-        "etag": scoreboard_etag(game.pk, game.revision),
+        "me": me,
+        "seats": game.seats.all(),
+        "owner": not spectator and game.group.owner_id == request.user.pk,
+        "live_url": reverse("live", args=[game.spectator_token]) + ("?view=watch" if spectator else "?view=game"),
+        "poll_every": "1500ms" if game.is_playing else "10s",
+        "etag": live_etag(game.pk, game.revision, game.activity),
     }
     try:
         result = replay_game(game, events)
@@ -70,15 +82,23 @@ def game_context(request: HttpRequest, game: Game, *, member: bool, spectator: b
                 nuggets=holdings[player].nuggets,
                 explorer_sets=explorer_sets(holdings[player].rewards),
                 objectives=len(holdings[player].objectives),
+                colour=SEAT_COLOURS[position % len(SEAT_COLOURS)],
             )
-            for player in result.state.players
+            for position, player in enumerate(result.state.players)
         ],
         "round": result.state.round,
         "round_one_buildings": list(BUILDINGS_PER_ROUND[len(result.state.players)][0].items()),
         "nuggets_left": result.state.nuggets_left,
-        "log": [LogEntry(outcome.index, outcome.event.type, event_section(outcome)) for outcome in result.state.log][
-            ::-1
-        ],
+        "log": [
+            LogEntry(
+                outcome.index,
+                outcome.event.type,
+                event_section(outcome),
+                getattr(outcome.event, "player", ""),
+                rows[outcome.index].entered_for,
+            )
+            for outcome in result.state.log
+        ][::-1],
         "event_kinds": [kind for kind in EVENT_KINDS if game.promos or kind not in PROMO_KINDS],
         "final": None if game.is_playing else final_context(result),
     }
@@ -90,9 +110,10 @@ def game_context(request: HttpRequest, game: Game, *, member: bool, spectator: b
     return context
 
 
-def scoreboard_etag(game_id: int, revision: int) -> str:
-    """The scoreboard's version: it changes with the log and with the reader's language."""
-    return f"{game_id}.{revision}.{get_language()}"
+def live_etag(game_id: int, revision: int, activity: int) -> str:
+    """The live fragment's version: it changes with the log, with the table's activity (seats claimed,
+    entries started or ended) and with the reader's language."""
+    return f"{game_id}.{revision}.{activity}.{get_language()}"
 
 
 def final_context(result: OkanaganResult) -> dict[str, object]:

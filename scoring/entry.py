@@ -568,6 +568,8 @@ def _mark_done(screen: Screen, stage: str, form: dict[str, str]) -> None:
             raise BadOp(_("Change at least one count."))
     if stage == "action" and "special_action" not in draft.event:
         raise BadOp(_("Choose an action first."))
+    if stage == "cards":
+        draft.event.setdefault("cards", [])  # no card kept is a choice too
     draft.done.append(stage)
 
 

@@ -141,9 +141,13 @@ def replay_game(game: Game, events: Events | None = None) -> OkanaganResult:
     return score_okanagan(game.record(stored_events(game) if events is None else events))
 
 
-def change_log(game: Game, revision: int, change: Callable[[Events], Events]) -> OkanaganResult:
+def change_log(
+    game: Game, revision: int, change: Callable[[Events], Events], *, entered_for: tuple[int, str] | None = None
+) -> OkanaganResult:
     """Apply ``change`` to the log seen at ``revision``, after checking the new log by replaying it.
 
+    ``entered_for`` marks the changed event at that index of the new log (-1: the last) as entered by
+    someone else than its player (objective cards, "enter for Ann"); other events keep their marks.
     Raises ``RecordError`` (the log is left as it was) or :class:`StaleGame`.
     """
     with transaction.atomic():
@@ -151,21 +155,43 @@ def change_log(game: Game, revision: int, change: Callable[[Events], Events]) ->
         # cannot both change the log they saw.
         if not Game.objects.filter(pk=game.pk, revision=revision).update(revision=revision + 1):
             raise StaleGame
-        old = stored_events(game)
+        rows = list(game.events.all())
+        old = [row.data for row in rows]
         new = change(list(old))
         result = replay_game(game, new)
         new = [outcome.event.to_json() for outcome in result.state.log]  # as the rules read them
         first_change = next(
             (index for index, (a, b) in enumerate(zip(old, new, strict=False)) if a != b), min(len(old), len(new))
         )
+        marks = _kept_marks([row.entered_for for row in rows], old, new)
+        if entered_for is not None:
+            at, by = entered_for
+            marks[at if at >= 0 else len(new) - 1] = by
         game.events.filter(index__gte=first_change).delete()
         Event.objects.bulk_create(
-            Event(game=game, index=index, data=data) for index, data in enumerate(new) if index >= first_change
+            Event(game=game, index=index, data=data, entered_for=marks.get(index, ""))
+            for index, data in enumerate(new)
+            if index >= first_change
         )
         game.revision = revision + 1
         if not game.is_playing:
             store_result(game, result)
     return result
+
+
+def _kept_marks(marks: list[str], old: Events, new: Events) -> dict[int, str]:
+    """Each unchanged event's mark, at its index in ``new``: the events before the change keep their
+    place, and those after it keep theirs counted from the end (an event deleted or inserted shifts them)."""
+    kept: dict[int, str] = {}
+    for index, (a, b) in enumerate(zip(old, new, strict=False)):
+        if a != b:
+            break
+        kept[index] = marks[index]
+    for back in range(1, min(len(old), len(new)) + 1):
+        if old[-back] != new[-back] or len(new) - back in kept:
+            break
+        kept[len(new) - back] = marks[len(old) - back]
+    return kept
 
 
 def store_result(game: Game, result: OkanaganResult) -> None:

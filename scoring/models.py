@@ -139,6 +139,11 @@ class Game(models.Model):
         }
 
 
+SEAT_COLOURS = ("red", "purple", "orange", "teal")
+"""Each seat's colour on every phone, by seat order (the record does not say which colour a player
+plays, so the app gives each seat its own)."""
+
+
 class Seat(models.Model):
     """A player's place in a game, named as in the record; linked to the group's profile."""
 
@@ -157,6 +162,11 @@ class Seat(models.Model):
             models.UniqueConstraint(fields=["game", "position"], name="unique_seat"),
             models.UniqueConstraint(fields=["game", "phone"], condition=~models.Q(phone=""), name="one_seat_per_phone"),
         ]
+
+    @property
+    def colour(self) -> str:
+        """The colour that shows this seat's player on every phone."""
+        return SEAT_COLOURS[self.position % len(SEAT_COLOURS)]
 
 
 class Event(models.Model):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -15,6 +17,7 @@ from scoring.entry import EVENT_KINDS, PROMO_KINDS, BadOp, Draft, Screen, analys
 from scoring.http import HtmxHttpRequest, posted_whole
 from scoring.log import StaleGame, change_log, stored_events
 from scoring.models import Game
+from scoring.phones import my_seat
 from scoring.wording import error_text
 
 
@@ -24,6 +27,9 @@ def event_new(request: HtmxHttpRequest, game_id: int, kind: str) -> HttpResponse
     game = okanagan_game(game_for_player(request, game_id))
     if kind not in EVENT_KINDS or (kind in PROMO_KINDS and not game.promos) or not game.is_playing:
         raise Http404
+    me = my_seat(request, game)
+    if kind == "objectives" and me is not None:  # a player enters their own cards on their own phone
+        return _entry(request, game, Draft({"type": kind, "player": me.name}), None)
     return _entry(request, game, Draft.new(kind), None)
 
 
@@ -35,8 +41,13 @@ def event_edit(request: HtmxHttpRequest, game_id: int, index: int) -> HttpRespon
     if not game.is_playing or not 0 <= index < len(events):
         raise Http404
     event = events[index]
-    if event["type"] == "objectives" and request.method == "GET" and "show" not in request.GET:
-        return render(request, "scoring/secret.html", {"game": game, "index": index, "player": event["player"]})
+    me = my_seat(request, game)
+    if event["type"] == "objectives" and (me is None or me.name != event["player"]):
+        # Another player's cards stay hidden: this phone may only replace them, and the log says so.
+        if request.method == "GET" and "for" not in request.GET:
+            context = {"game": game, "index": index, "player": event["player"], "me": me, "can_enter": True}
+            return render(request, "scoring/secret.html", context)
+        return _entry(request, game, Draft({"type": "objectives", "player": event["player"]}), index)
     return _entry(request, game, Draft.of_event(event), index)
 
 
@@ -72,6 +83,8 @@ def _entry(request: HtmxHttpRequest, game: Game, draft: Draft, editing: int | No
     screen.error = damaged or screen.error
     context = {
         "game": game,
+        "me": my_seat(request, game),
+        "can_enter": True,
         "screen": screen,
         "revision": revision,
         "editing": editing,
@@ -93,11 +106,29 @@ def _state_before(game: Game, editing: int | None) -> tuple[GameState, int]:
 def _save(request: HtmxHttpRequest, game: Game, screen: Screen, editing: int | None, revision: int) -> HttpResponse:
     """Store the event and go back to the game; raises ``StaleGame`` or ``RecordError``."""
     event = screen.event
+    mark = _entered_for(request, game, event)
     if editing is None:
-        change_log(game, revision, lambda events: [*events, event])
+        change_log(game, revision, lambda events: [*events, event], entered_for=(-1, mark) if mark else None)
     else:
-        change_log(game, revision, lambda events: [*events[:editing], event, *events[editing + 1 :]])
+        change_log(
+            game,
+            revision,
+            lambda events: [*events[:editing], event, *events[editing + 1 :]],
+            entered_for=(editing, mark) if mark else None,
+        )
     url = reverse("game", args=[game.pk])
     if request.htmx:
         return HttpResponseClientRedirect(url)
     return redirect(url)
+
+
+def _entered_for(request: HtmxHttpRequest, game: Game, event: dict[str, Any]) -> str:
+    """Who entered objective cards for another player ("enter for Ann"): this phone's player, else the
+    member's username, else "-" (a phone that is nobody at the table); empty for one's own cards and for
+    every other event."""
+    if event["type"] != "objectives":
+        return ""
+    me = my_seat(request, game)
+    if me is not None:
+        return "" if me.name == event["player"] else me.name
+    return request.user.get_username() if request.user.is_authenticated else "-"

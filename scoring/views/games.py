@@ -7,6 +7,7 @@ from collections.abc import Callable
 
 import segno
 from django.contrib import messages
+from django.db.models import QuerySet
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -23,7 +24,7 @@ from scoring.access import (
     member_group,
     okanagan_game,
 )
-from scoring.board import game_context, scoreboard_etag, sheet_context
+from scoring.board import game_context, live_etag, sheet_context
 from scoring.entry import PROMO_KINDS
 from scoring.forms import ImportForm, JoinForm, NewGameForm
 from scoring.http import HtmxHttpRequest, posted_whole
@@ -102,7 +103,7 @@ def game_import(request: HtmxHttpRequest, group_id: int) -> HttpResponse:
 @require_safe
 def game_detail(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """The game at the table: scoreboard, what to enter next, the log; the final scores at the end."""
-    game = get_object_or_404(Game.objects.select_related("group"), pk=game_id)
+    game = get_object_or_404(_games(), pk=game_id)
     member = is_member(request, game)
     if not member and not has_joined(request, game):
         raise Http404
@@ -223,20 +224,32 @@ def join(request: HtmxHttpRequest, code: str = "") -> HttpResponse:
 @require_safe
 def watch(request: HtmxHttpRequest, token: str) -> HttpResponse:
     """The spectator's read-only view."""
-    game = get_object_or_404(Game.objects.select_related("group"), spectator_token=token)
+    game = get_object_or_404(_games(), spectator_token=token)
     return render(request, "scoring/watch.html", game_context(request, game, member=False, spectator=True))
 
 
-def _scoreboard_etag(request: HtmxHttpRequest, token: str) -> str | None:
-    row = Game.objects.filter(spectator_token=token).values_list("pk", "revision").first()
-    return None if row is None else scoreboard_etag(*row)
+def _live_etag(request: HtmxHttpRequest, token: str) -> str | None:
+    row = Game.objects.filter(spectator_token=token).values_list("pk", "revision", "activity").first()
+    return None if row is None else live_etag(*row)
 
 
 @require_safe
-@condition(etag_func=_scoreboard_etag)
-def scoreboard(request: HtmxHttpRequest, token: str) -> HttpResponse:
-    """The scoreboard fragment that every phone polls; unchanged, it is a 304 after one query."""
-    game = get_object_or_404(Game.objects.select_related("group"), spectator_token=token)
-    response = render(request, "scoring/_scoreboard.html", game_context(request, game, member=False, spectator=True))
+@condition(etag_func=_live_etag)
+def live(request: HtmxHttpRequest, token: str) -> HttpResponse:
+    """The live part of the game page (``?view=game``: for the phones at the table) or of the spectator
+    page, that every phone polls; unchanged, it is a 304 after one indexed query."""
+    game = get_object_or_404(_games(), spectator_token=token)
+    if request.GET.get("view") == "game":
+        member = is_member(request, game)
+        if not member and not has_joined(request, game):
+            raise Http404  # a phone that left the table (new code): nothing to swap in
+        response = render(request, "scoring/game.html#game", game_context(request, game, member=member))
+    else:
+        response = render(request, "scoring/watch.html#live", game_context(request, game, member=False, spectator=True))
     response["Cache-Control"] = "no-cache"
     return response
+
+
+def _games() -> QuerySet[Game]:
+    """Games with their group and seats, as every game page needs them."""
+    return Game.objects.select_related("group").prefetch_related("seats")

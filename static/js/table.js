@@ -45,3 +45,27 @@ document.addEventListener("visibilitychange", keepAwake);
 document.addEventListener("htmx:afterSettle", showWhatThisBrowserCanDo);
 showWhatThisBrowserCanDo();
 keepAwake();
+
+// The live game: the page's live part (#game at the table, #live for spectators) polls the server
+// (hx-trigger "every …, refresh"); the server answers 304 while nothing changed. A hidden page does not
+// poll, and polls at once when it is shown again; what the reader opened in the log stays open.
+const LIVE = "#game[hx-get], #live[hx-get]";
+let openDetails = [];
+
+document.addEventListener("htmx:beforeRequest", (event) => {
+  if (document.hidden && event.detail.elt.matches(LIVE)) event.preventDefault();
+});
+document.addEventListener("htmx:beforeSwap", (event) => {
+  const target = event.detail.target;
+  if (target && target.matches(LIVE)) {
+    openDetails = [...target.querySelectorAll("details[open][id]")].map((details) => details.id);
+  }
+});
+document.addEventListener("htmx:afterSettle", () => {
+  for (const id of openDetails) document.getElementById(id)?.setAttribute("open", "");
+  openDetails = [];
+});
+document.addEventListener("visibilitychange", () => {
+  const live = document.querySelector(LIVE);
+  if (!document.hidden && live && window.htmx) window.htmx.trigger(live, "refresh");
+});

@@ -75,7 +75,7 @@ def test_the_forest_example_through_the_ui(live_server: Any, phone: Any, browser
     # Its polls answer 304 while nothing changes, and the scoreboard is not swapped.
     other.evaluate("document.getElementById('scoreboard').dataset.probe = 'kept'")
     other.wait_for_event(
-        "response", lambda response: "/scoreboard/" in response.url and response.status == 304, timeout=15000
+        "response", lambda response: "/live/" in response.url and response.status == 304, timeout=15000
     )
     assert other.evaluate("document.getElementById('scoreboard').dataset.probe") == "kept"
 
@@ -148,34 +148,35 @@ def test_a_whole_two_player_game_to_the_final_scores(live_server: Any, phone: An
     phone.get_by_label("New group").fill("Ann and Ben")
     tap(phone, "Create")
     phone.get_by_role("link", name="New game of Okanagan").click()
-    expect(phone.get_by_label("First player")).to_have_value("ann")  # the newcomer's own player
+    expect(phone.get_by_label("First player")).to_have_value("")  # the name the table uses, not the username
+    phone.get_by_label("First player").fill("Ann")
     phone.get_by_label("Second player").fill("Ben")
     tap(phone, "Start the game")
+    tap(phone, "I am Ann")  # this phone is Ann's
 
     phone.get_by_role("link", name="Score a territory").click()
     tap(phone, "Forest")
     more(phone, "green square", 2)
     more(phone, "green circle")
     tap(phone, "Next")
-    more(phone, "Farm ann")
+    more(phone, "Farm Ann")
     more(phone, "Silo Ben")
     tap(phone, "Next")
-    tap(phone, "ann")
+    tap(phone, "Ann")
     tap(phone, "Two rewards")
     phone.get_by_role("button", name="blue circle").click()
     expect(phone.get_by_text("collecting, may take 3")).to_be_visible()
     more(phone, "green square", 2)
     more(phone, "green circle")
-    tap(phone, "ann is done")
+    tap(phone, "Ann is done")
     tap(phone, "Save")
 
-    phone.get_by_role("link", name="Objective cards").click()
-    tap(phone, "ann")
+    phone.get_by_role("link", name="Objective cards").click()  # Ann's own: no "who?"
     tap(phone, "Specific reward (3 VP each)")
     phone.get_by_role("button", name="green square").click()
     tap(phone, "Add this card")
     tap(phone, "These are the cards kept")
-    expect(phone.get_by_text("ann keeps 1 objective cards.")).to_be_visible()
+    expect(phone.get_by_text("Ann keeps 1 objective cards.")).to_be_visible()
     tap(phone, "Save")
 
     phone.get_by_role("link", name="End of round 1").click()
@@ -188,13 +189,13 @@ def test_a_whole_two_player_game_to_the_final_scores(live_server: Any, phone: An
     assert fits(phone)
     tap(phone, "End the game and score it")
     final = phone.locator("#final")
-    expect(final).to_contain_text("Winner: ann")
+    expect(final).to_contain_text("Winner: Ann")
     rows = final.locator("tbody tr")
-    expect(rows.nth(0).locator("td")).to_have_text(["ann", "0", "6", "10", "16", "1"])
+    expect(rows.nth(0).locator("td")).to_have_text(["Ann", "0", "6", "10", "16", "1"])
     expect(rows.nth(1).locator("td")).to_have_text(["Ben", "0", "0", "10", "10", "2"])
     assert fits(phone)
     game = Game.objects.get()
-    assert game.winners == ["ann"]
+    assert game.winners == ["Ann"]
     assert not refused, refused
 
 

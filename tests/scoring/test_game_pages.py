@@ -35,10 +35,10 @@ def test_the_qr_code_is_an_svg_of_the_join_link(member_client: Client, game: Gam
     assert b'<svg xmlns="http://www.w3.org/2000/svg"' in response.content
 
 
-def test_an_unchanged_scoreboard_poll_answers_304_after_one_query(
+def test_an_unchanged_live_poll_answers_304_after_one_query(
     client: Client, game: Game, django_assert_num_queries: DjangoAssertNumQueries
 ) -> None:
-    url = f"/watch/{game.spectator_token}/scoreboard/"
+    url = f"/watch/{game.spectator_token}/live/?view=watch"
     first = client.get(url)
     assert first.status_code == 200 and 'id="scoreboard"' in first.content.decode()
     with django_assert_num_queries(1):
@@ -56,7 +56,7 @@ def test_undo_removes_the_last_event_and_answers_a_fragment_to_htmx(member_clien
         f"/games/{game.pk}/events/1/delete/", {"revision": game.revision}, HTTP_HX_REQUEST="true"
     )
     assert response.status_code == 200
-    assert response.content.decode().lstrip().startswith('<div id="game">')
+    assert response.content.decode().lstrip().startswith('<div id="game"')
     assert [event.data["type"] for event in game.events.all()] == ["territory"]
 
 
@@ -97,12 +97,15 @@ def test_editing_an_event_replays_the_log(member_client: Client, game: Game) -> 
     assert game.events.get().data["special_action"] == {"action": "new_tiles"}
 
 
-def test_objective_cards_are_hidden_until_asked_for(member_client: Client, game: Game) -> None:
+def test_objective_cards_stay_hidden_from_a_phone_that_is_not_their_player(member_client: Client, game: Game) -> None:
     cards = [{"kind": "specific", "rewards": ["blue-circle"]}]
     add_events(game, {"type": "objectives", "player": "Red", "cards": cards})
     page = member_client.get(f"/games/{game.pk}/events/0/").content.decode()
     assert "These cards are secret" in page and "blue circle" not in page
-    shown = member_client.get(f"/games/{game.pk}/events/0/?show=1").content.decode()
+    replacing = member_client.get(f"/games/{game.pk}/events/0/?for=1").content.decode()
+    assert "blue circle" not in replacing  # new cards for Red, the old ones unseen
+    member_client.post(f"/games/{game.pk}/seats/", {"claim": "1"})  # this phone is Red
+    shown = member_client.get(f"/games/{game.pk}/events/0/").content.decode()
     assert "blue circle" in shown
 
 
@@ -165,15 +168,15 @@ def test_a_bad_record_file_is_refused_with_a_message(
 def test_every_page_answers_a_full_page_and_htmx_its_fragment(member_client: Client, game: Game, group: Group) -> None:
     add_events(game, FOREST)
     fragments = {
-        f"/games/{game.pk}/": '<div id="game">',
+        f"/games/{game.pk}/": '<div id="game"',
         f"/games/{game.pk}/events/new/territory/": '<form id="wizard"',
         f"/games/{game.pk}/events/0/": '<form id="wizard"',
-        f"/watch/{game.spectator_token}/scoreboard/": '<section id="scoreboard"',
+        f"/watch/{game.spectator_token}/live/?view=game": '<div id="game"',
     }
     pages = [*fragments, "/", "/rules/", f"/groups/{group.pk}/", f"/groups/{group.pk}/games/new/", "/join/"]
     for url in pages:
         full = member_client.get(url).content.decode()
-        assert full.startswith("<!doctype html>") or url in fragments and "scoreboard" in url, url
+        assert full.startswith("<!doctype html>") or url in fragments and "/live/" in url, url
         fragment = member_client.get(url, HTTP_HX_REQUEST="true").content.decode()
         if url in fragments:
             assert fragment.lstrip().startswith(fragments[url]), url

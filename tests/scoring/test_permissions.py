@@ -62,6 +62,8 @@ MATRIX = [
     ("get", "/games/{game}/", PLAYERS_ONLY),
     ("get", "/games/{game}/record.json", MEMBERS_ONLY),
     ("get", "/games/{game}/qr.svg", PLAYERS_ONLY),
+    ("get", "/games/{game}/seats/", PLAYERS_ONLY),
+    ("post", "/games/{game}/seats/", PLAYERS_ONLY),  # nothing asked: the seats again
     ("post", "/games/{game}/code/", redirects(MEMBERS_ONLY)),
     ("get", "/games/{game}/finish/", MEMBERS_ONLY),
     ("post", "/games/{game}/finish/", redirects(MEMBERS_ONLY)),
@@ -76,7 +78,8 @@ MATRIX = [
     ("post", "/join/", dict.fromkeys(PERSONAS, 422)),  # no code
     ("get", "/join/{code}/", EVERYONE),
     ("get", "/watch/{watch}/", EVERYONE),
-    ("get", "/watch/{watch}/scoreboard/", EVERYONE),
+    ("get", "/watch/{watch}/live/", EVERYONE),
+    ("get", "/watch/{watch}/live/?view=game", PLAYERS_ONLY),
 ]
 
 

@@ -26,10 +26,11 @@ def a_game(group: Group, events: int) -> Game:
 PAGES: list[tuple[str, Callable[[Game], str], dict[str, str]]] = [
     ("game page", lambda game: f"/games/{game.pk}/", {}),
     ("game fragment", lambda game: f"/games/{game.pk}/", HTMX),
-    ("scoreboard", lambda game: f"/watch/{game.spectator_token}/scoreboard/", HTMX),
+    ("live game fragment", lambda game: f"/watch/{game.spectator_token}/live/?view=game", HTMX),
+    ("live spectator fragment", lambda game: f"/watch/{game.spectator_token}/live/?view=watch", HTMX),
     ("spectator page", lambda game: f"/watch/{game.spectator_token}/", {}),
     ("new territory", lambda game: f"/games/{game.pk}/events/new/territory/", {}),
-    ("edit first event", lambda game: f"/games/{game.pk}/events/0/?show=1", {}),
+    ("edit first event", lambda game: f"/games/{game.pk}/events/0/?for=1", {}),
     ("record export", lambda game: f"/games/{game.pk}/record.json", {}),
 ]
 

@@ -1,0 +1,125 @@
+"""A table of phones (issue 11): each phone claims its player, the cards stay on their player's phone,
+and the log, the entries and the end reach every other phone and the spectators without a reload.
+
+Several browser contexts are several phones, in real Chromium at 390×844 against the live server.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from scoring.models import Game
+
+from .test_play_on_a_phone import a_table, csp_violations, fits, tap
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+PURPLE = "rgb(111, 66, 193)"
+"""The second seat's colour (``.seat-purple``)."""
+
+
+def a_phone(browser: Any) -> Any:
+    return browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True).new_page()
+
+
+def joined(browser: Any, base: str, game: Game) -> Any:
+    """A second phone, without an account, at the table by its join link."""
+    page = a_phone(browser)
+    page.goto(f"{base}/join/{game.table_code}/")
+    page.get_by_role("button", name="Join").click()
+    expect(page.get_by_role("heading", name=re.compile("Okanagan ·"))).to_be_visible()
+    return page
+
+
+def test_each_phone_claims_its_player_and_the_others_see_it_live(live_server: Any, phone: Any, browser: Any) -> None:
+    refused = csp_violations(phone)
+    game = a_table(phone, live_server.url, "maya", ("Maya", "Theo", "Ines"))
+    phone.goto(f"{live_server.url}/games/{game.pk}/")
+    theo = joined(browser, live_server.url, game)
+
+    # One tap on each phone: who it is. The header says so, in the player's colour.
+    tap(theo, "I am Theo")
+    me = theo.locator("header .me")
+    expect(me).to_have_text("I am Theo")
+    assert me.evaluate("element => getComputedStyle(element).backgroundColor") == PURPLE
+    # Maya's phone sees, without a reload, that Theo is taken.
+    expect(phone.get_by_role("button", name="I am Theo")).to_be_disabled(timeout=5000)
+    tap(phone, "I am Maya")
+    expect(phone.locator("header .me")).to_have_text("I am Maya")
+    assert fits(phone) and fits(theo)
+
+    # A lost phone: the owner frees its seat, and another phone claims it.
+    phone.goto(f"{live_server.url}/games/{game.pk}/seats/")
+    tap(phone, "Free Theo's seat")
+    ines = joined(browser, live_server.url, game)
+    tap(ines, "I am Theo")
+    expect(ines.locator("header .me")).to_have_text("I am Theo")
+    assert not refused, refused
+    for page in (theo, ines):
+        page.context.close()
+
+
+def test_cards_stay_on_their_player_s_phone(live_server: Any, phone: Any, browser: Any) -> None:
+    game = a_table(phone, live_server.url, "maya", ("Maya", "Theo"))
+    phone.goto(f"{live_server.url}/games/{game.pk}/")
+    tap(phone, "I am Maya")
+    theo = joined(browser, live_server.url, game)
+    tap(theo, "I am Theo")
+
+    # Theo enters his own cards: no "who?" step.
+    theo.get_by_role("link", name="Objective cards").click()
+    tap(theo, "Specific reward (3 VP each)")
+    theo.get_by_role("button", name="black hexagon").click()
+    tap(theo, "Add this card")
+    tap(theo, "These are the cards kept")
+    tap(theo, "Save")
+    expect(theo).to_have_url(re.compile(rf"/games/{game.pk}/$"))
+
+    # Maya's phone shows the count only, live; Edit does not open Theo's cards.
+    expect(phone.get_by_text("1 objective card (hidden)")).to_be_visible(timeout=5000)
+    phone.locator("#game details summary").first.click()
+    phone.get_by_role("link", name="Edit").first.click()
+    expect(phone.get_by_text("These cards are secret until the end of the game")).to_be_visible()
+    expect(phone.locator("svg[aria-label='black hexagon']")).to_have_count(0)
+    # Theo's phone opens them.
+    theo.locator("#game details summary").first.click()
+    theo.get_by_role("link", name="Edit").first.click()
+    expect(theo.locator("svg[aria-label='black hexagon']")).to_have_count(1)
+    # A spectator sees the count, not the card.
+    watcher = a_phone(browser)
+    watcher.goto(f"{live_server.url}/watch/{game.spectator_token}/")
+    expect(watcher.get_by_text("1 objective card (hidden)")).to_be_visible()
+    expect(watcher.locator("svg[aria-label='black hexagon']")).to_have_count(0)
+    for page in (theo, watcher):
+        page.context.close()
+
+
+def test_the_log_and_the_end_reach_every_phone_and_the_spectators(live_server: Any, phone: Any, browser: Any) -> None:
+    game = a_table(phone, live_server.url, "maya", ("Maya", "Theo"))
+    theo = joined(browser, live_server.url, game)
+    watcher = a_phone(browser)
+    watcher.goto(f"{live_server.url}/watch/{game.spectator_token}/")
+
+    # Maya ends round 1 on her phone; Theo's log shows it with its Undo, without a reload.
+    phone.goto(f"{live_server.url}/games/{game.pk}/events/new/round_end/")
+    tap(phone, "Save")
+    expect(theo.get_by_text("Event 0: end of round 1")).to_be_visible(timeout=5000)
+    expect(watcher.get_by_text("Event 0: end of round 1")).to_be_visible(timeout=5000)
+    theo.locator("#game details summary").first.click()
+    expect(theo.get_by_role("button", name="Undo")).to_be_visible()
+
+    # The end: the final scores appear on every phone and for the spectator.
+    phone.goto(f"{live_server.url}/games/{game.pk}/finish/")
+    phone.get_by_role("button", name=re.compile("End the game")).click()
+    for page in (phone, theo, watcher):
+        expect(page.locator("#final")).to_be_visible(timeout=15000)
+    expect(theo.get_by_role("heading", name="Share the result")).to_be_visible()
+    # A reload keeps the result for the guest.
+    theo.reload()
+    expect(theo.locator("#final")).to_be_visible()
+    for page in (theo, watcher):
+        page.context.close()
