@@ -64,3 +64,11 @@ def test_the_site_installs_as_an_app(db: None) -> None:
     assert manifest["display"] == "standalone" and manifest["start_url"] == "/"
     for icon in manifest["icons"]:
         assert finders.find(icon["src"].removeprefix("/static/")) is not None
+    # PNG icons too: iOS and older Android launchers do not take an SVG.
+    assert {icon["sizes"] for icon in manifest["icons"] if icon["type"] == "image/png"} == {"192x192", "512x512"}
+    assert '<link rel="apple-touch-icon" href="/static/icons/apple-touch-icon.png">' in page
+    touch_icon = finders.find("icons/apple-touch-icon.png")
+    assert touch_icon is not None
+    with open(touch_icon, "rb") as file:
+        header = file.read(24)
+    assert header[:8] == b"\x89PNG\r\n\x1a\n" and int.from_bytes(header[16:20]) == 180
