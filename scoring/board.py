@@ -61,6 +61,7 @@ def game_context(request: HttpRequest, game: Game, *, member: bool, spectator: b
         "event_count": len(events),
         "me": me,
         "seats": game.seats.all(),
+        "seats_held": any(seat.phone for seat in game.seats.all()),
         "owner": not spectator and game.group.owner_id == request.user.pk,
         "live_url": reverse("live", args=[game.spectator_token]) + ("?view=watch" if spectator else "?view=game"),
         "poll_every": "1500ms" if game.is_playing else "10s",
