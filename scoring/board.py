@@ -11,6 +11,7 @@ from django.utils.translation import get_language, gettext
 from rules import OkanaganResult, RecordError, Reward, Section, explorer_sets, score_sheet
 from rules.components import BUILDINGS_PER_ROUND
 from rules.okanagan import event_section
+from rules.record import ObjectivesEvent
 
 from .charts import stacked
 from .entry import EVENT_KINDS, PROMO_KINDS
@@ -88,6 +89,7 @@ def game_context(request: HttpRequest, game: Game, *, member: bool, spectator: b
             for position, player in enumerate(result.state.players)
         ],
         "round": result.state.round,
+        "redraw_due": me is not None and _redraw_due(result, me.name),
         "round_one_buildings": list(BUILDINGS_PER_ROUND[len(result.state.players)][0].items()),
         "nuggets_left": result.state.nuggets_left,
         "log": [
@@ -109,6 +111,17 @@ def game_context(request: HttpRequest, game: Game, *, member: bool, spectator: b
             "watch_url": request.build_absolute_uri(reverse("watch", args=[game.spectator_token])),
         }
     return context
+
+
+def _redraw_due(result: OkanaganResult, player: str) -> bool:
+    """Whether ``player`` still has to enter the cards they keep after the end of round 1 (they draw 2
+    and keep 3 of their 5): the round is over and no card of theirs was entered since."""
+    ends = [outcome.index for outcome in result.state.log if outcome.event.type == "round_end"]
+    return bool(ends) and not any(
+        outcome.index > ends[0] and outcome.event.player == player
+        for outcome in result.state.log
+        if isinstance(outcome.event, ObjectivesEvent)
+    )
 
 
 def live_etag(game_id: int, revision: int, activity: int) -> str:

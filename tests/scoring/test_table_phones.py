@@ -194,3 +194,17 @@ def test_a_new_table_code_refreshes_every_phone(guest_client: Client, owner: Use
     logged_in(owner).post(f"/games/{game.pk}/code/")
     game.refresh_from_db()
     assert guest_client.get(f"/watch/{game.spectator_token}/live/?view=game").status_code == 404
+
+
+def test_after_round_1_each_phone_is_asked_for_its_player_s_new_cards(guest_client: Client, game: Game) -> None:
+    claim(guest_client, game, RED)
+    assert 'id="redraw"' not in guest_client.get(f"/games/{game.pk}/").content.decode()
+    add_events(game, {"type": "round_end"})
+    page = guest_client.get(f"/games/{game.pk}/").content.decode()
+    assert 'id="redraw"' in page and "draw 2 objective cards, keep 3 of your 5" in page
+    game.refresh_from_db()
+    add_events(game, {"type": "objectives", "player": "Yellow", "cards": []})  # someone else's: still asked
+    assert 'id="redraw"' in guest_client.get(f"/games/{game.pk}/").content.decode()
+    game.refresh_from_db()
+    add_events(game, {"type": "objectives", "player": "Red", "cards": [SECRET_CARD]})
+    assert 'id="redraw"' not in guest_client.get(f"/games/{game.pk}/").content.decode()
