@@ -117,3 +117,24 @@ def test_the_language_is_chosen_and_remembered(client: Client, db: None) -> None
 def test_the_language_follows_the_browser(client: Client, db: None) -> None:
     page = client.get("/", HTTP_ACCEPT_LANGUAGE="ko-KR,ko;q=0.9").content.decode()
     assert '<html lang="ko"' in page
+
+
+def test_the_stray_players_that_group_creation_used_to_make_are_removed(owner: User, group: Group) -> None:
+    from importlib import import_module
+    from types import SimpleNamespace
+
+    from django.apps import apps
+    from django.db import connection
+
+    from scoring.log import create_game
+
+    migration = import_module("scoring.migrations.0005_seats_drafts_activity")
+    stray = group.profiles.create(name=owner.username, user=owner)  # what creating the group used to add
+    played = create_game(group, ("Ann", "Ben"), {}, promos=False).seats.get(name="Ann").profile
+    assert played is not None
+    played.user = owner
+    played.save()
+    unlinked = group.profiles.create(name="Cy")
+    migration.remove_stray_players(apps, SimpleNamespace(connection=connection))  # it reads only the alias
+    names = set(group.profiles.values_list("name", flat=True))
+    assert stray.name not in names and {"Ann", "Ben", "Cy"} <= names and unlinked.pk
