@@ -29,6 +29,7 @@ from scoring.forms import ImportForm, JoinForm, NewGameForm
 from scoring.http import HtmxHttpRequest, posted_whole
 from scoring.log import StaleGame, change_log, create_game, create_sheet_game, finish, reopen, replay_game
 from scoring.models import Game
+from scoring.portability import exported_document
 from scoring.rate_limits import over_limit, too_many
 from scoring.score_sheets import SHEET_FORMS, SmallIslandsForm
 from scoring.wording import error_text
@@ -114,10 +115,9 @@ def game_detail(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
 
 @require_safe
 def game_export(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
-    """The record JSON, as a file."""
+    """The record JSON, as a file (a game in progress without its objective cards: see ``exported_document``)."""
     game = game_for_member(request, game_id)
-    document = game.record() if game.is_okanagan else game.sheet
-    response = JsonResponse(document, json_dumps_params={"indent": 2, "ensure_ascii": False})
+    response = JsonResponse(exported_document(game), json_dumps_params={"indent": 2, "ensure_ascii": False})
     response["Content-Disposition"] = f'attachment; filename="okanagan-{game.pk}.json"'
     return response
 
