@@ -153,8 +153,8 @@ def _checked_game(number: int, entry: object) -> NewGame:
                 events=[event.to_json() for event in record.events],
                 created=created,
             )
-            if entry.get("status") != Game.Status.FINISHED:
-                return game
+            if entry.get("status") != Game.Status.FINISHED or record.hidden_objectives is not None:
+                return game  # in progress; with its cards hidden, until the players enter them again
             totals = tuple(score.total for score in final.players)
             return replace(game, totals=totals, winners=final.winners, finished=finished)
         if kind in (Game.Kind.SMALL_ISLANDS, Game.Kind.COOPER_ISLAND) and isinstance(document, dict):

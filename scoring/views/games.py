@@ -80,7 +80,8 @@ def sheet_new(request: HtmxHttpRequest, group_id: int, kind: str) -> HttpRespons
 
 @require_POST
 def game_import(request: HtmxHttpRequest, group_id: int) -> HttpResponse:
-    """Add a game from a record file; a finished one goes straight to the history."""
+    """Add a game from a record file; a finished one goes straight to the history, and one exported in
+    progress (its objective cards left out) stays in progress."""
     group = member_group(request, group_id)
     form = ImportForm(request.POST, request.FILES)
     if not form.is_valid():
@@ -94,6 +95,12 @@ def game_import(request: HtmxHttpRequest, group_id: int) -> HttpResponse:
     uses_promos = any(event.type in PROMO_KINDS for event in record.events)
     events = [event.to_json() for event in record.events]
     game = create_game(group, record.players, record.options.to_json(), promos=uses_promos, events=events)
+    if record.hidden_objectives is not None:  # exported in progress: it cannot end before the cards are back
+        messages.success(
+            request,
+            _("Game imported, in progress: the file left out the objective cards; each player enters theirs."),
+        )
+        return redirect("game", game_id=game.pk)
     if form.cleaned_data["finished"]:
         finish(game, game.revision)
     messages.success(request, _("Game imported."))

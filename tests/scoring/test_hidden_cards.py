@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 import re
 
+from django.contrib.auth.models import User
+from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
 from scoring.log import create_game, finish
@@ -81,3 +83,40 @@ def test_a_finished_game_exports_its_cards(member_client: Client, game: Game) ->
     assert record["events"][1] == RED_CARDS and "hidden" not in record
     backup = json.loads(member_client.get(f"/groups/{game.group_id}/backup.json").content)
     assert backup["games"][0]["document"] == record
+
+
+def test_a_record_with_hidden_cards_imports_in_progress_for_the_players_to_enter_them(
+    member_client: Client, group: Group, game: Game
+) -> None:
+    add_events(game, FOREST, RED_CARDS)
+    exported = member_client.get(f"/games/{game.pk}/record.json").content
+    upload = SimpleUploadedFile("game.json", exported, content_type="application/json")
+    url = f"/groups/{group.pk}/games/import/"
+    response = member_client.post(url, {"record": upload, "finished": "on"}, follow=True)
+    assert "the file left out the objective cards; each player enters theirs" in response.content.decode()
+    imported = Game.objects.exclude(pk=game.pk).get()
+    assert imported.is_playing  # though "The game is over" was ticked: it cannot end without the cards
+    assert [event.data["type"] for event in imported.events.all()] == ["territory"]
+    add_events(imported, RED_CARDS)  # Red enters them again, then the table ends the game
+    imported.refresh_from_db()
+    red = finish(imported, imported.revision).final.players[1]
+    assert (red.name, len(red.objectives)) == ("Red", 2)
+
+
+def test_a_backup_restores_a_game_in_progress_without_its_cards(
+    member_client: Client, group: Group, game: Game
+) -> None:
+    a_finished_game(group)
+    add_events(game, FOREST, RED_CARDS)
+    data = json.loads(member_client.get(f"/groups/{group.pk}/backup.json").content)
+    hidden = data["games"][0]["document"]
+    data["games"].append(data["games"][0] | {"status": "finished"})  # edited by hand: hidden cards, yet finished
+    someone = User.objects.create_user("rita", password="pw-rita-123")
+    client = Client()
+    client.force_login(someone)
+    response = client.post("/groups/restore/", {"backup": SimpleUploadedFile("b.json", json.dumps(data).encode())})
+    assert response.status_code == 302
+    restored = list(Group.objects.get(owner=someone).games.order_by("pk"))
+    assert [restored_game.status for restored_game in restored] == ["playing", "finished", "playing"]
+    assert [event.data["type"] for event in restored[0].events.all()] == ["territory"]
+    assert restored[0].record() | {"hidden": hidden["hidden"]} == hidden
