@@ -1,6 +1,8 @@
 """``python -m rules score FILE`` and ``python -m rules explain FILE`` (``-`` reads standard input).
 
-Invalid input: exit status 2, nothing on standard output, one line on standard error.
+Invalid input: exit status 2, nothing on standard output, one line on standard error. A record whose
+objective cards are hidden (an export of a game in progress) is scored without them, with a note on
+standard error.
 """
 
 from __future__ import annotations
@@ -8,12 +10,13 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TextIO
 
 from .documents import score_document
 from .errors import RulesError
 from .explanation import explanation_text
+from .okanagan import OkanaganResult
 from .reading import read_json
 
 INVALID = 2
@@ -41,6 +44,8 @@ def main(
     except (RulesError, OSError) as error:
         stderr.write(f"error: {_one_line(error)}\n")
         return INVALID
+    if isinstance(result, OkanaganResult) and result.hidden_objectives is not None:
+        stderr.write(_hidden_note(result.hidden_objectives))
     if arguments.command == "score":
         stdout.write(json.dumps(result.to_json(), indent=2, ensure_ascii=False) + "\n")
     else:
@@ -59,3 +64,8 @@ def _one_line(error: BaseException) -> str:
     if isinstance(error, OSError):
         return f"cannot read {error.filename}: {error.strerror}"
     return " ".join(str(error).split())
+
+
+def _hidden_note(held: Mapping[str, int]) -> str:
+    counts = ", ".join(f"{player} {count}" for player, count in held.items())
+    return f"note: this record leaves out the objective cards (cards held: {counts}); they score nothing here\n"

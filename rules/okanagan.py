@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Final
 
@@ -30,6 +31,9 @@ class OkanaganResult:
 
     state: GameState
     final: FinalScore
+    hidden_objectives: Mapping[str, int] | None = None
+    """The record's hidden objective cards, per player (see :attr:`Record.hidden_objectives`): they
+    score nothing here."""
 
     def to_json(self) -> dict[str, object]:
         """The ``okanagan-result/1`` JSON."""
@@ -71,7 +75,7 @@ def event_section(outcome: EventOutcome) -> Section:
 def score_record(record: Record) -> OkanaganResult:
     """Replay ``record`` and score the game as it stands after its last event."""
     state = replay(record)
-    return OkanaganResult(state, final_score(state))
+    return OkanaganResult(state, final_score(state), record.hidden_objectives)
 
 
 def score_okanagan(data: object) -> OkanaganResult:

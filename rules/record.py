@@ -7,7 +7,7 @@ events are legal in the game's state is checked when they are replayed (:mod:`ru
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import ClassVar, Final
 
@@ -336,15 +336,37 @@ class Record:
     players: tuple[str, ...]
     options: Options = Options()
     events: tuple[Event, ...] = ()
+    hidden_objectives: Mapping[str, int] | None = None
+    """``None`` when the record holds every objective card. An export of a game in progress leaves the
+    cards out, secret until the end: then how many each player holds, every player in seat order (the
+    record's ``"hidden": {"objective_cards": {...}}``, our extension of the format). Scoring ignores it:
+    the cards are simply not there."""
 
     def to_json(self) -> dict[str, object]:
         """The record as ``okanagan-record/1`` JSON."""
-        return {
+        out: dict[str, object] = {
             "format": FORMAT,
             "players": list(self.players),
             "options": self.options.to_json(),
-            "events": [event.to_json() for event in self.events],
         }
+        if self.hidden_objectives is not None:
+            out["hidden"] = {"objective_cards": dict(self.hidden_objectives)}
+        out["events"] = [event.to_json() for event in self.events]
+        return out
+
+
+def hide_objectives(record: Record) -> Record:
+    """``record`` as a game in progress is exported: without its ``objectives`` events, and with how many
+    cards each player holds after the last event (0 for a player with no cards recorded).
+
+    A record whose cards are already hidden keeps its counts, except where a later event replaced them.
+    """
+    held = dict.fromkeys(record.players, 0) | dict(record.hidden_objectives or {})
+    for event in record.events:
+        if isinstance(event, ObjectivesEvent):
+            held[event.player] = len(event.cards)
+    events = tuple(event for event in record.events if not isinstance(event, ObjectivesEvent))
+    return replace(record, events=events, hidden_objectives=held)
 
 
 # Parsing -----------------------------------------------------------------------------------------
@@ -364,6 +386,7 @@ def parse_record(data: object) -> Record:
     players = parse_players(fields.array("players"))
     options = parse_options(fields.nested("options")) if fields.has("options") else Options()
     reader = _EventReader(players)
+    hidden = reader.hidden(fields.nested("hidden")) if fields.has("hidden") else None
     events_value = fields.array("events")
     if len(events_value) > MAX_EVENTS:
         raise fields.fail(
@@ -372,7 +395,7 @@ def parse_record(data: object) -> Record:
         )
     events = tuple(reader.event(index, value) for index, value in enumerate(events_value))
     fields.done()
-    return Record(players, options, events)
+    return Record(players, options, events, hidden)
 
 
 def parse_event(players: tuple[str, ...], value: object, index: int = 0) -> Event:
@@ -430,7 +453,7 @@ def parse_bag(value: object, where: tuple[str, ...], *, signed: bool = False) ->
 
 
 class _EventReader:
-    """Parses the events of one record, knowing its players."""
+    """Parses the events of one record, and its other fields that name players, knowing its players."""
 
     def __init__(self, players: tuple[str, ...]) -> None:
         self.players = players
@@ -462,6 +485,16 @@ class _EventReader:
                 )
             )
         return name
+
+    def hidden(self, fields: Fields) -> dict[str, int]:
+        """The record's ``hidden``: how many objective cards each player holds (absent: 0)."""
+        counts = fields.nested("objective_cards")
+        held = dict.fromkeys(self.players, 0)
+        for name in counts.value:
+            player = self.known(name, lambda message: RecordError(message, counts.where))
+            held[player] = counts.whole(name, 0, MAX_OBJECTIVE_CARDS)
+        fields.done()
+        return held
 
     def territory(self, fields: Fields) -> TerritoryEvent:
         buildings = {

@@ -15,7 +15,7 @@ from django.db import transaction
 from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
 
-from rules import RulesError, names_problem, parse_record, score_record
+from rules import RulesError, hide_objectives, names_problem, parse_record, score_record
 
 from .forms import checked_name, checked_text
 from .log import NewGame, Profiles, create_games, sheet_game
@@ -46,8 +46,17 @@ class BadBackup(ValueError):
 
 
 def game_document(game: Game) -> dict[str, Any]:
-    """The game's record (Okanagan) or score sheet."""
+    """The game's record (Okanagan) or score sheet, whole."""
     return game.record() if game.is_okanagan else dict(game.sheet or {})
+
+
+def exported_document(game: Game) -> dict[str, Any]:
+    """The game's document as it leaves the site (its export, the group's backup). A game in progress
+    leaves out its objective cards, secret until the end, and says how many each player holds (the
+    record's ``hidden``); a finished game's record is whole."""
+    if game.is_okanagan and game.is_playing:
+        return hide_objectives(parse_record(game.record())).to_json()
+    return game_document(game)
 
 
 def backup(group: Group) -> dict[str, Any]:
@@ -64,7 +73,7 @@ def backup(group: Group) -> dict[str, Any]:
                 "finished": game.finished.isoformat() if game.finished else None,
                 "status": game.status,
                 "promos": game.promos,
-                "document": game_document(game),
+                "document": exported_document(game),
             }
             for game in games
         ],
@@ -144,8 +153,8 @@ def _checked_game(number: int, entry: object) -> NewGame:
                 events=[event.to_json() for event in record.events],
                 created=created,
             )
-            if entry.get("status") != Game.Status.FINISHED:
-                return game
+            if entry.get("status") != Game.Status.FINISHED or record.hidden_objectives is not None:
+                return game  # in progress; with its cards hidden, until the players enter them again
             totals = tuple(score.total for score in final.players)
             return replace(game, totals=totals, winners=final.winners, finished=finished)
         if kind in (Game.Kind.SMALL_ISLANDS, Game.Kind.COOPER_ISLAND) and isinstance(document, dict):

@@ -30,6 +30,7 @@ from scoring.forms import ImportForm, JoinForm, NewGameForm
 from scoring.http import HtmxHttpRequest, posted_whole
 from scoring.log import StaleGame, change_log, create_game, create_sheet_game, finish, reopen, replay_game
 from scoring.models import Game
+from scoring.portability import exported_document
 from scoring.rate_limits import over_limit, too_many
 from scoring.score_sheets import SHEET_FORMS, SmallIslandsForm
 from scoring.wording import error_text
@@ -80,7 +81,8 @@ def sheet_new(request: HtmxHttpRequest, group_id: int, kind: str) -> HttpRespons
 
 @require_POST
 def game_import(request: HtmxHttpRequest, group_id: int) -> HttpResponse:
-    """Add a game from a record file; a finished one goes straight to the history."""
+    """Add a game from a record file; a finished one goes straight to the history, and one exported in
+    progress (its objective cards left out) stays in progress."""
     group = member_group(request, group_id)
     form = ImportForm(request.POST, request.FILES)
     if not form.is_valid():
@@ -94,6 +96,12 @@ def game_import(request: HtmxHttpRequest, group_id: int) -> HttpResponse:
     uses_promos = any(event.type in PROMO_KINDS for event in record.events)
     events = [event.to_json() for event in record.events]
     game = create_game(group, record.players, record.options.to_json(), promos=uses_promos, events=events)
+    if record.hidden_objectives is not None:  # exported in progress: it cannot end before the cards are back
+        messages.success(
+            request,
+            _("Game imported, in progress: the file left out the objective cards; each player enters theirs."),
+        )
+        return redirect("game", game_id=game.pk)
     if form.cleaned_data["finished"]:
         finish(game, game.revision)
     messages.success(request, _("Game imported."))
@@ -115,10 +123,9 @@ def game_detail(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
 
 @require_safe
 def game_export(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
-    """The record JSON, as a file."""
+    """The record JSON, as a file (a game in progress without its objective cards: see ``exported_document``)."""
     game = game_for_member(request, game_id)
-    document = game.record() if game.is_okanagan else game.sheet
-    response = JsonResponse(document, json_dumps_params={"indent": 2, "ensure_ascii": False})
+    response = JsonResponse(exported_document(game), json_dumps_params={"indent": 2, "ensure_ascii": False})
     response["Content-Disposition"] = f'attachment; filename="okanagan-{game.pk}.json"'
     return response
 

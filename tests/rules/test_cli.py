@@ -55,6 +55,17 @@ def test_score_reads_standard_input_for_a_dash() -> None:
     assert json.loads(out)["territories"][0]["special_action_to"] == "Red"
 
 
+def test_a_record_with_hidden_cards_scores_without_them_and_says_so_on_stderr() -> None:
+    record = json.loads(FOREST.read_text()) | {"hidden": {"objective_cards": {"White": 3, "Red": 1}}}
+    status, out, err = run("score", "-", stdin=json.dumps(record))
+    assert status == 0
+    assert json.loads(out) == json.loads(run("score", str(FOREST))[1])
+    assert err == (
+        "note: this record leaves out the objective cards (cards held: White 3, Red 1, Yellow 0); "
+        "they score nothing here\n"
+    )
+
+
 def test_explain_prints_titled_steps_with_rule_ids() -> None:
     status, out, _err = run("explain", str(FOREST))
     assert status == 0

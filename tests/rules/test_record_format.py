@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from rules import RecordError, parse_record
-from tests.rules.builders import Json, error_of, record, territory
+from rules import RecordError, hide_objectives, parse_record, score_okanagan
+from tests.rules.builders import Json, error_of, give, player, record, territory
 
 GOOD_TERRITORY = territory(
     {"Ann": {"farm": 1}}, {"green-square": 1}, lone_choice="rewards", picks={"Ann": {"green-square": 1}}
@@ -82,6 +82,16 @@ GOOD_TERRITORY = territory(
             record({"type": "objectives", "player": "Ann", "cards": [{"kind": "series", "rewards": []}]}),
             "event 0 (objectives): cards: 0: kind: 'series' is not one of: specific, territory, shape",
         ),
+        (
+            {**record(), "hidden": {"objective_cards": {"Dan": 1}}},
+            "hidden: objective_cards: 'Dan' is not a player of this game (Ann, Ben, Cy)",
+        ),
+        ({**record(), "hidden": {"objective_cards": {"Ann": 4}}}, "hidden: objective_cards: Ann: must be from 0 to 3"),
+        ({**record(), "hidden": {"objective_cards": {"Ann": -1}}}, "hidden: objective_cards: Ann: must be from 0 to 3"),
+        ({**record(), "hidden": {"objective_cards": {"Ann": "3"}}}, "objective_cards: Ann: must be a whole number"),
+        ({**record(), "hidden": {"objective_cards": []}}, "hidden: objective_cards: must be an object, not list"),
+        ({**record(), "hidden": {}}, "hidden: the field 'objective_cards' is missing"),
+        ({**record(), "hidden": {"objective_cards": {}, "cards": 1}}, "hidden: unknown field 'cards'"),
     ],
 )
 def test_a_malformed_record_is_refused_with_its_place_named(document: Json, message: str) -> None:
@@ -111,3 +121,40 @@ def test_legality_errors_come_from_replay_with_the_same_place() -> None:
     assert error_of(record(GOOD_TERRITORY, GOOD_TERRITORY, reward_supply=1)) == (
         "event 1 (territory): picks: Ann took 1 green-square but the pool had 0 left"
     )
+
+
+def cards(player: str, *rewards: str) -> Json:
+    """An ``objectives`` event: ``player`` keeps a specific card for each of ``rewards``."""
+    return {"type": "objectives", "player": player, "cards": [{"kind": "specific", "rewards": [r]} for r in rewards]}
+
+
+def test_hidden_objective_cards_are_counted_per_player_and_round_trip() -> None:
+    parsed = parse_record({**record(), "hidden": {"objective_cards": {"Ben": 2, "Ann": 3}}})
+    assert parsed.hidden_objectives == {"Ann": 3, "Ben": 2, "Cy": 0}  # in seat order, absent: 0
+    assert parsed.to_json()["hidden"] == {"objective_cards": {"Ann": 3, "Ben": 2, "Cy": 0}}
+    assert parse_record(parsed.to_json()) == parsed
+    assert "hidden" not in parse_record(record()).to_json()
+
+
+def test_hiding_leaves_out_the_objectives_events_and_counts_the_cards_held_at_the_end() -> None:
+    first = cards("Ann", "blue-circle", "green-square", "black-hexagon")
+    later = cards("Ann", "blue-circle", "yellow-square")
+    whole = parse_record(record(first, give("Ben", green_square=2), cards("Ben", "green-square"), later))
+    hidden = hide_objectives(whole)
+    assert hidden.hidden_objectives == {"Ann": 2, "Ben": 1, "Cy": 0}  # Ann's later cards replaced her first three
+    assert hidden.events == (whole.events[1],)
+    assert hidden.players == whole.players and hidden.options == whole.options
+
+
+def test_hiding_a_record_already_hidden_keeps_the_counts_no_event_replaced() -> None:
+    already = parse_record({**record(cards("Cy")), "hidden": {"objective_cards": {"Ann": 3, "Cy": 2}}})
+    assert hide_objectives(already).hidden_objectives == {"Ann": 3, "Ben": 0, "Cy": 0}
+
+
+def test_a_hidden_record_scores_as_its_events_without_the_cards() -> None:
+    whole = record(give("Ben", green_square=2), cards("Ben", "green-square"))
+    hidden = hide_objectives(parse_record(whole)).to_json()
+    assert player(score_okanagan(whole), "Ben")["objective_points"] == 6
+    result = score_okanagan(hidden)
+    assert result.to_json() == score_okanagan(record(give("Ben", green_square=2))).to_json()
+    assert result.hidden_objectives == {"Ann": 0, "Ben": 1, "Cy": 0}
