@@ -11,7 +11,11 @@ def test_not_found_is_the_sites_page_in_the_readers_language(db: None) -> None:
     response = Client(HTTP_ACCEPT_LANGUAGE="fr").get("/games/999/")
     assert response.status_code == 404
     page = response.content.decode()
-    assert '<html lang="fr"' in page and "Introuvable" in page and "Okanagan Companion" in page
+    assert (
+        '<html lang="fr"' in page
+        and "Introuvable" in page
+        and 'Okanagan<span class="brand-rest"> Companion</span>' in page
+    )
 
 
 def test_a_server_error_is_the_sites_page_in_the_readers_language(db: None) -> None:
