@@ -59,7 +59,7 @@ TERRITORIES = frozenset(territory.value for territory in Territory)
 LONE_CHOICES = frozenset(choice.value for choice in LoneChoice)
 ACTIONS = frozenset(kind.value for kind in SpecialActionKind)
 SHAPES = frozenset(shape.value for shape in Shape)
-# Stages of counters: going back to one keeps its counts.
+# Stages of counters: going back to one, or to an earlier stage, keeps their counts.
 COUNTER_STAGES = {"rewards", "buildings", "changes", "cards"}
 STAGES = {
     "territory": ("territory", "rewards", "buildings", "closer", "order", "lone", "action", "picks", "confirm"),
@@ -535,11 +535,12 @@ def _apply_op(screen: Screen, op: str, form: dict[str, str]) -> None:
 
 
 def _reopen(draft: Draft, stage: str) -> None:
-    """Go back to ``stage``: it and every later stage are to do again; later choices are dropped."""
+    """Go back to ``stage``: it and every later stage are to do again; later choices are dropped, counts are
+    kept (the record needs a territory's buildings whatever the step: dropping them refused the tap)."""
     stages = STAGES[draft.kind]
     start = stages.index(stage)
     for name in stages[start:]:
-        if name != stage or name not in COUNTER_STAGES:
+        if name not in COUNTER_STAGES:
             for key in STAGE_FIELDS.get(name, ()):
                 draft.event.pop(key, None)
     draft.done = [name for name in draft.done if name in stages[:start]]

@@ -78,6 +78,19 @@ def test_a_collector_cannot_take_more_than_allowed(member_client: Client, game: 
     assert sum(entry.draft["partial"].values()) == 4
 
 
+def test_changing_the_reward_icons_keeps_the_buildings(member_client: Client, game: Game) -> None:
+    entry = enter_forest(member_client, game)
+    entry.tap("reopen:rewards")  # was refused: "the field 'buildings' is missing"
+    assert entry.response.status_code == 200 and entry.stage == "rewards"
+    entry.tap("add:rewards:green-square:-1").tap("done:rewards")
+    assert entry.stage == "buildings"
+    assert entry.draft["event"]["buildings"] == {
+        "White": {"farm": 1, "silo": 1},
+        "Red": {"warehouse": 1},
+        "Yellow": {"warehouse": 1},
+    }
+
+
 def test_too_many_buildings_is_refused_in_place(member_client: Client, game: Game) -> None:
     entry = Entry(member_client, f"/games/{game.pk}/events/new/territory/")
     entry.tap("set:territory:lake").tap("done:rewards")
