@@ -12,10 +12,12 @@ from rules import OkanaganResult, RecordError, Reward, Section, explorer_sets, s
 from rules.components import BUILDINGS_PER_ROUND
 from rules.okanagan import event_section
 
+from . import drafts
 from .charts import stacked
 from .entry import EVENT_KINDS, PROMO_KINDS
 from .log import replay_game
 from .models import Game
+from .phones import known_phone
 from .stats import OKANAGAN_PARTS
 from .wording import LABELS
 
@@ -84,6 +86,7 @@ def game_context(request: HttpRequest, game: Game, *, member: bool, spectator: b
     }
     if not spectator:
         context |= {
+            "entering": drafts.entering(game, known_phone(request)) if game.is_playing else [],
             "join_url": request.build_absolute_uri(reverse("join_code", args=[game.table_code])),
             "watch_url": request.build_absolute_uri(reverse("watch", args=[game.spectator_token])),
         }

@@ -1,9 +1,10 @@
 """Entering an event step by step: a draft of the record's event, changed one tap at a time.
 
-The draft travels in the page (a hidden field), so the same flow works as plain forms and with HTMX.
-Each tap is an *op* (the value of the pressed button, e.g. ``add:rewards:green-circle:1``); after
-each op the draft is checked by ``rules`` and, if the op made it illegal, the op is undone and the
-error shown in place. This module only maps taps to record fields and asks ``rules`` what is legal:
+The draft travels in the page (a hidden field), so the same flow works as plain forms and with HTMX, and
+the server keeps a copy (:mod:`scoring.drafts`), so that a reload or another phone picks it up. Each
+tap is an *op* (the value of the pressed button, e.g. ``add:rewards:green-circle:1``); after each op
+the draft is checked by ``rules`` and, if the op made it illegal, the op is undone and the error shown
+in place. This module only maps taps to record fields and asks ``rules`` what is legal:
 it decides no rule itself.
 
 A draft is always analysed against the game as it is now: when another phone changed the game under it
@@ -106,13 +107,26 @@ class Draft:
     """The current collector's taps (territory), or the rewards of the card being built (objectives)."""
     card: str = ""
     """The kind of the objective card being built."""
+    original: dict[str, Any] | None = None
+    """For an edit: the event as it was in the log when the edit began (to tell whether another phone
+    changed it meanwhile); ``None`` for a new event."""
 
     @property
     def kind(self) -> str:
         return str(self.event["type"])
 
     def to_json(self) -> str:
-        return json.dumps({"event": self.event, "done": self.done, "partial": self.partial, "card": self.card})
+        return json.dumps(self.to_data())
+
+    def to_data(self) -> dict[str, Any]:
+        """The draft as JSON data (what the page posts back and the server keeps)."""
+        return {
+            "event": self.event,
+            "done": self.done,
+            "partial": self.partial,
+            "card": self.card,
+            "original": self.original,
+        }
 
     @classmethod
     def new(cls, kind: str) -> Draft:
@@ -121,34 +135,54 @@ class Draft:
     @classmethod
     def of_event(cls, event: dict[str, Any]) -> Draft:
         """A draft of a recorded event, every stage confirmed (for editing)."""
-        return cls(json.loads(json.dumps(event)), done=list(STAGES[event["type"]]))
+        return cls(json.loads(json.dumps(event)), done=list(STAGES[event["type"]]), original=copy.deepcopy(event))
 
     @classmethod
     def from_json(cls, text: str, players: tuple[str, ...]) -> Draft:
         """The draft sent back by the page in a game of ``players``; :class:`BadOp` if it is not one."""
         try:
             data = read_json(text)
+        except RulesError as error:
+            raise BadOp(_("The form was damaged; start again.")) from error
+        return cls.from_data(data, players)
+
+    @classmethod
+    def from_data(cls, data: object, players: tuple[str, ...]) -> Draft:
+        """The draft in JSON data (as :meth:`to_data` writes it) in a game of ``players``; :class:`BadOp` if it
+        is not one."""
+        try:
             if not isinstance(data, dict):
                 raise TypeError
-            draft = cls(data["event"], data["done"], data["partial"], data["card"])
-        except (RulesError, KeyError, TypeError) as error:
+            # A page rendered before edits carried their original has none: it is then not checked.
+            draft = cls(data["event"], data["done"], data["partial"], data["card"], data.get("original"))
+        except (KeyError, TypeError) as error:
             raise BadOp(_("The form was damaged; start again.")) from error
         shapes = _field_shapes(frozenset(players))
         if not (
-            isinstance(draft.event, dict)
-            and draft.event.get("type") in EVENT_KINDS
+            _is_event(draft.event, shapes)
             and isinstance(draft.done, list)
             and all(stage in STAGES[draft.kind] for stage in draft.done)
             and _is_bag(draft.partial)
             and (draft.card == "" or _is_one_of(draft.card, OBJECTIVE_KINDS))
-            and all(key in shapes and shapes[key](value) for key, value in draft.event.items())
+            and (draft.original is None or _is_event(draft.original, shapes))
         ):
             raise BadOp(_("The form was damaged; start again."))
         return draft
 
     def copy(self) -> Draft:
         """A deep copy, to change without changing this one."""
-        return Draft(copy.deepcopy(self.event), list(self.done), dict(self.partial), self.card)
+        return Draft(
+            copy.deepcopy(self.event), list(self.done), dict(self.partial), self.card, copy.deepcopy(self.original)
+        )
+
+
+def _is_event(value: object, shapes: dict[str, Callable[[object], bool]]) -> bool:
+    """An event as a draft holds it: a known type, each field of its shape."""
+    return (
+        isinstance(value, dict)
+        and value.get("type") in EVENT_KINDS
+        and all(key in shapes and shapes[key](item) for key, item in value.items())
+    )
 
 
 def _is_one_of(value: object, kinds: frozenset[str]) -> bool:

@@ -135,6 +135,7 @@ def test_errors_and_explanations_speak_the_readers_language(member_client: Clien
     entry.tap("set:territory:forest").tap("done:rewards")
     entry.tap("add:buildings:0:farm:1", times=3)
     assert "3인 게임에서 플레이어의 농장은 2개입니다. 3개가 아닙니다" in entry.html
+    entry.tap("cancel")
     member_client.defaults["HTTP_ACCEPT_LANGUAGE"] = "en"
     enter_forest(member_client, game).tap("save")
     member_client.defaults["HTTP_ACCEPT_LANGUAGE"] = "fr"
