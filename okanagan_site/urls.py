@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.contrib.auth import views as auth_views
 from django.urls import include, path, register_converter
 
-from scoring.views import entry, games, groups, helper, pages, seats, stats
+from scoring.views import drafts, entry, games, groups, helper, pages, seats, stats
 
 
 class IdConverter:
@@ -60,6 +60,8 @@ urlpatterns = [
     path("games/<id:game_id>/events/new/<str:kind>/", entry.event_new, name="event_new"),
     path("games/<id:game_id>/events/<id:index>/", entry.event_edit, name="event_edit"),
     path("games/<id:game_id>/events/<id:index>/delete/", games.event_delete, name="event_delete"),
+    path("games/<id:game_id>/drafts/<id:draft_id>/take/", drafts.draft_take, name="draft_take"),
+    path("games/<id:game_id>/drafts/<id:draft_id>/cancel/", drafts.draft_cancel, name="draft_cancel"),
     path("join/", games.join, name="join"),
     path("join/<str:code>/", games.join, name="join_code"),
     path("watch/<str:token>/", games.watch, name="watch"),

@@ -13,11 +13,12 @@ from rules.components import BUILDINGS_PER_ROUND
 from rules.okanagan import event_section
 from rules.record import ObjectivesEvent
 
+from . import drafts
 from .charts import stacked
 from .entry import EVENT_KINDS, PROMO_KINDS
 from .log import replay_game
 from .models import SEAT_COLOURS, Game
-from .phones import my_seat
+from .phones import known_phone, my_seat
 from .stats import OKANAGAN_PARTS
 from .wording import LABELS
 
@@ -103,6 +104,7 @@ def game_context(request: HttpRequest, game: Game, *, member: bool, spectator: b
             for outcome in result.state.log
         ][::-1],
         "event_kinds": [kind for kind in EVENT_KINDS if game.promos or kind not in PROMO_KINDS],
+        "entering": drafts.entering(game, "" if spectator else known_phone(request)) if game.is_playing else [],
         "final": None if game.is_playing else final_context(result),
     }
     if not spectator:

@@ -1,10 +1,15 @@
 """Entering an event step by step: a draft of the record's event, changed one tap at a time.
 
-The draft travels in the page (a hidden field), so the same flow works as plain forms and with HTMX.
-Each tap is an *op* (the value of the pressed button, e.g. ``add:rewards:green-circle:1``); after
-each op the draft is checked by ``rules`` and, if the op made it illegal, the op is undone and the
-error shown in place. This module only maps taps to record fields and asks ``rules`` what is legal:
+The draft travels in the page (a hidden field), so the same flow works as plain forms and with HTMX, and
+the server keeps a copy (:mod:`scoring.drafts`), so that a reload or another phone picks it up. Each
+tap is an *op* (the value of the pressed button, e.g. ``add:rewards:green-circle:1``); after each op
+the draft is checked by ``rules`` and, if the op made it illegal, the op is undone and the error shown
+in place. This module only maps taps to record fields and asks ``rules`` what is legal:
 it decides no rule itself.
+
+A draft is always analysed against the game as it is now: when another phone changed the game under it
+and a stage no longer holds, that stage is to do again, with the reason, and every other stage keeps its
+data (see :func:`analyse`).
 """
 
 from __future__ import annotations
@@ -20,12 +25,14 @@ from django.utils.translation import gettext as _
 
 from rules import (
     Building,
+    CollectionPlan,
     CollectionTurn,
     EventOutcome,
     GameState,
     InfluenceReport,
     LoneChoice,
     ObjectiveKind,
+    RecordError,
     Reward,
     RulesError,
     Shape,
@@ -44,7 +51,7 @@ from rules import (
     special_action_recipient,
 )
 from rules.reading import read_json
-from rules.record import TerritoryEvent, parse_bag
+from rules.record import Bag, TerritoryEvent, parse_bag
 
 from .http import posted_whole
 from .wording import say
@@ -59,7 +66,7 @@ TERRITORIES = frozenset(territory.value for territory in Territory)
 LONE_CHOICES = frozenset(choice.value for choice in LoneChoice)
 ACTIONS = frozenset(kind.value for kind in SpecialActionKind)
 SHAPES = frozenset(shape.value for shape in Shape)
-# Stages of counters: going back to one keeps its counts.
+# Stages of counters: going back to one, or to an earlier stage, keeps their counts.
 COUNTER_STAGES = {"rewards", "buildings", "changes", "cards"}
 STAGES = {
     "territory": ("territory", "rewards", "buildings", "closer", "order", "lone", "action", "picks", "confirm"),
@@ -100,13 +107,26 @@ class Draft:
     """The current collector's taps (territory), or the rewards of the card being built (objectives)."""
     card: str = ""
     """The kind of the objective card being built."""
+    original: dict[str, Any] | None = None
+    """For an edit: the event as it was in the log when the edit began (to tell whether another phone
+    changed it meanwhile); ``None`` for a new event."""
 
     @property
     def kind(self) -> str:
         return str(self.event["type"])
 
     def to_json(self) -> str:
-        return json.dumps({"event": self.event, "done": self.done, "partial": self.partial, "card": self.card})
+        return json.dumps(self.to_data())
+
+    def to_data(self) -> dict[str, Any]:
+        """The draft as JSON data (what the page posts back and the server keeps)."""
+        return {
+            "event": self.event,
+            "done": self.done,
+            "partial": self.partial,
+            "card": self.card,
+            "original": self.original,
+        }
 
     @classmethod
     def new(cls, kind: str) -> Draft:
@@ -115,34 +135,54 @@ class Draft:
     @classmethod
     def of_event(cls, event: dict[str, Any]) -> Draft:
         """A draft of a recorded event, every stage confirmed (for editing)."""
-        return cls(json.loads(json.dumps(event)), done=list(STAGES[event["type"]]))
+        return cls(json.loads(json.dumps(event)), done=list(STAGES[event["type"]]), original=copy.deepcopy(event))
 
     @classmethod
     def from_json(cls, text: str, players: tuple[str, ...]) -> Draft:
         """The draft sent back by the page in a game of ``players``; :class:`BadOp` if it is not one."""
         try:
             data = read_json(text)
+        except RulesError as error:
+            raise BadOp(_("The form was damaged; start again.")) from error
+        return cls.from_data(data, players)
+
+    @classmethod
+    def from_data(cls, data: object, players: tuple[str, ...]) -> Draft:
+        """The draft in JSON data (as :meth:`to_data` writes it) in a game of ``players``; :class:`BadOp` if it
+        is not one."""
+        try:
             if not isinstance(data, dict):
                 raise TypeError
-            draft = cls(data["event"], data["done"], data["partial"], data["card"])
-        except (RulesError, KeyError, TypeError) as error:
+            # A page rendered before edits carried their original has none: it is then not checked.
+            draft = cls(data["event"], data["done"], data["partial"], data["card"], data.get("original"))
+        except (KeyError, TypeError) as error:
             raise BadOp(_("The form was damaged; start again.")) from error
         shapes = _field_shapes(frozenset(players))
         if not (
-            isinstance(draft.event, dict)
-            and draft.event.get("type") in EVENT_KINDS
+            _is_event(draft.event, shapes)
             and isinstance(draft.done, list)
             and all(stage in STAGES[draft.kind] for stage in draft.done)
             and _is_bag(draft.partial)
             and (draft.card == "" or _is_one_of(draft.card, OBJECTIVE_KINDS))
-            and all(key in shapes and shapes[key](value) for key, value in draft.event.items())
+            and (draft.original is None or _is_event(draft.original, shapes))
         ):
             raise BadOp(_("The form was damaged; start again."))
         return draft
 
     def copy(self) -> Draft:
         """A deep copy, to change without changing this one."""
-        return Draft(copy.deepcopy(self.event), list(self.done), dict(self.partial), self.card)
+        return Draft(
+            copy.deepcopy(self.event), list(self.done), dict(self.partial), self.card, copy.deepcopy(self.original)
+        )
+
+
+def _is_event(value: object, shapes: dict[str, Callable[[object], bool]]) -> bool:
+    """An event as a draft holds it: a known type, each field of its shape."""
+    return (
+        isinstance(value, dict)
+        and value.get("type") in EVENT_KINDS
+        and all(key in shapes and shapes[key](item) for key, item in value.items())
+    )
 
 
 def _is_one_of(value: object, kinds: frozenset[str]) -> bool:
@@ -244,6 +284,9 @@ class Screen:
     preview: EventOutcome | None = None
     passed: list[str] = field(default_factory=list)
     """The stages behind the current one that apply to this event (a summary line each)."""
+    repaired: bool = False
+    """The draft did not hold against the game (another phone changed it): the stage shown is to do again,
+    ``error`` says why, and the draft was changed to match."""
 
     @property
     def event(self) -> dict[str, Any]:
@@ -307,15 +350,37 @@ class Screen:
 
 
 def analyse(draft: Draft, state: GameState, index: int) -> Screen:
-    """Find the first stage still to do, asking ``rules`` what is legal; errors go in ``error``."""
+    """Find the first stage still to do, asking ``rules`` what is legal; errors go in ``error``.
+
+    A stage done that no longer holds (the game changed under the draft) is made to do again, in the draft
+    itself: its choice is dropped (a counter stage keeps its counts, a collector their tokens still in the
+    pool), every other stage keeps its data, and the screen shows that stage with the reason.
+    """
     screen = Screen(draft, state.players)
     try:
         return _ANALYSERS[draft.kind](screen, state, index)
     except (RulesError, BadOp) as error:
-        screen.error = error.message if isinstance(error, RulesError) else str(error)
+        message = error.message if isinstance(error, RulesError) else str(error)
         stage = _stage_of_error(screen, error.where if isinstance(error, RulesError) else ())
+        if _redo(draft, stage):
+            again = analyse(draft, state, index)  # each round drops something: it ends
+            again.error, again.repaired = again.error or message, True
+            return again
+        screen.error = message
         screen.passed = screen.passed[: screen.passed.index(stage)] if stage in screen.passed else screen.passed
         return screen.at(stage)
+
+
+def _redo(draft: Draft, stage: str) -> bool:
+    """Make ``stage`` of ``draft`` to do again (a counter stage keeps its counts); whether anything changed."""
+    dropped = [] if stage in COUNTER_STAGES else [key for key in STAGE_FIELDS.get(stage, ()) if key in draft.event]
+    for key in dropped:
+        del draft.event[key]
+    was_done = stage in draft.done
+    draft.done = [name for name in draft.done if name != stage]
+    if stage == "picks" and (dropped or was_done):
+        draft.partial = {}
+    return bool(dropped) or was_done
 
 
 def _stage_of_error(screen: Screen, where: tuple[str, ...]) -> str:
@@ -366,6 +431,9 @@ def _territory(screen: Screen, state: GameState, index: int) -> Screen:
     action = {"special_action": event["special_action"]} if event.get("special_action") else {}
     prepared = prepare_collection(state.copy(), _territory_event(players, base | action, index))
     picks = {player: parse_bag(bag, ("picks", player)) for player, bag in event.get("picks", {}).items()}
+    wrong = _hold_picks(draft, prepared.plan, picks)
+    if wrong is not None:
+        screen.error, screen.repaired = wrong.message, True
     screen.collecting = [
         (turn.player, turn.may_take, {reward.value: count for reward, count in picks.get(turn.player, {}).items()})
         for turn in prepared.plan.turns(picks)
@@ -378,6 +446,46 @@ def _territory(screen: Screen, state: GameState, index: int) -> Screen:
     if prepared.plan.collectors:
         screen.passed.append("picks")
     return _confirm(screen, state, index)
+
+
+def _hold_picks(draft: Draft, plan: CollectionPlan, picks: dict[str, dict[Reward, int]]) -> RulesError | None:
+    """Make the collectors' picks hold against ``plan``, whose pool may have shrunk since they were entered
+    (another phone's save took from the supply); the error of the first pick that did not hold, if any.
+
+    That collector picks again, starting from what of their pick the pool still holds; the later picks stay,
+    checked in their turn. If the pool is empty by then, nobody from that collector on takes anything.
+    """
+    event_picks: dict[str, Any] = draft.event.get("picks", {})
+    for number, (player, _influence) in enumerate(plan.collectors):
+        if player not in picks:
+            return None
+        earlier = {name: picks[name] for name, _ in plan.collectors[:number]}
+        turn = plan.turns(earlier)[-1]
+        try:
+            plan.turns(earlier | {player: picks[player]})
+        except RecordError as error:
+            if turn.may_take:
+                kept = _still_in_pool(picks.pop(player), turn)
+                draft.partial = {reward.value: count for reward, count in kept.items()}
+                event_picks.pop(player)
+            else:
+                for name, _ in plan.collectors[number:]:
+                    picks.pop(name, None)
+                    event_picks.pop(name, None)
+            return error
+    return None
+
+
+def _still_in_pool(pick: Bag, turn: CollectionTurn) -> Bag:
+    """What of ``pick`` the collector may still take on ``turn``: each kind as far as the pool holds it, in
+    all no more than they may take."""
+    kept: dict[Reward, int] = {}
+    room = turn.may_take
+    for reward, count in pick.items():
+        count = min(count, turn.left.get(reward, 0), room)
+        if count:
+            kept[reward], room = count, room - count
+    return kept
 
 
 def _territory_event(players: tuple[str, ...], value: dict[str, Any], index: int) -> TerritoryEvent:
@@ -450,7 +558,9 @@ _ANALYSERS: dict[str, Analyser] = {
 def tap(screen: Screen, op: str, form: dict[str, str], state: GameState, index: int) -> Screen:
     """Apply the tap ``op`` (with the other fields of the ``form``) and analyse the new draft.
 
-    If the tap makes the draft illegal, the draft stays as it was and the error is shown.
+    If the tap makes the draft illegal, the draft stays as it was and the error is shown. If it makes a stage
+    already done no longer hold (a later collector's pick, a confirmed step the event as a whole refuses), that
+    stage is to do again, with the error (see :func:`analyse`): going back would offer the same tap again.
     """
     before = screen.draft.copy()
     try:
@@ -464,7 +574,7 @@ def tap(screen: Screen, op: str, form: dict[str, str], state: GameState, index: 
             after = analyse(after.draft, state, index)
     except RulesError as error:
         after.error = error.message
-    if after.error:
+    if after.error and not after.repaired:
         return _with_error(analyse(before, state, index), after.error, form)
     return after
 
@@ -535,11 +645,12 @@ def _apply_op(screen: Screen, op: str, form: dict[str, str]) -> None:
 
 
 def _reopen(draft: Draft, stage: str) -> None:
-    """Go back to ``stage``: it and every later stage are to do again; later choices are dropped."""
+    """Go back to ``stage``: it and every later stage are to do again; later choices are dropped, counts are
+    kept (the record needs a territory's buildings whatever the step: dropping them refused the tap)."""
     stages = STAGES[draft.kind]
     start = stages.index(stage)
     for name in stages[start:]:
-        if name != stage or name not in COUNTER_STAGES:
+        if name not in COUNTER_STAGES:
             for key in STAGE_FIELDS.get(name, ()):
                 draft.event.pop(key, None)
     draft.done = [name for name in draft.done if name in stages[:start]]

@@ -1,9 +1,14 @@
-"""Entering or editing one event, step by step (see :mod:`scoring.entry`)."""
+"""Entering or editing one event, step by step (see :mod:`scoring.entry`); the entry is kept on the server
+(see :mod:`scoring.drafts`), so a reload or Back lands where the phone was."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
+from django.contrib import messages
+from django.db import transaction
+from django.db.models import prefetch_related_objects
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -12,13 +17,26 @@ from django.views.decorators.http import require_http_methods
 from django_htmx.http import HttpResponseClientRedirect
 
 from rules import Building, GameState, ObjectiveKind, RecordError, Territory, parse_record, replay
+from scoring import drafts
 from scoring.access import game_for_player, okanagan_game
 from scoring.entry import EVENT_KINDS, PROMO_KINDS, BadOp, Draft, Screen, analyse, tap
 from scoring.http import HtmxHttpRequest, posted_whole
-from scoring.log import StaleGame, change_log, stored_events
+from scoring.log import Events, StaleGame, change_log, stored_events
+from scoring.models import Draft as StoredDraft
 from scoring.models import Game
-from scoring.phones import my_seat
+from scoring.phones import known_phone, my_seat, phone_id
 from scoring.wording import error_text
+
+SAVE_TRIES = 3
+"""How many times a save is checked again and retried when other phones keep saving first."""
+
+
+class EventChanged(Exception):
+    """The event being edited was changed on another phone since the edit began."""
+
+    def __init__(self, event: dict[str, object]) -> None:
+        super().__init__()
+        self.event = event
 
 
 @require_http_methods(["GET", "POST"])
@@ -51,49 +69,83 @@ def event_edit(request: HtmxHttpRequest, game_id: int, index: int) -> HttpRespon
     return _entry(request, game, Draft.of_event(event), index)
 
 
-def _entry(request: HtmxHttpRequest, game: Game, draft: Draft, editing: int | None) -> HttpResponse:
-    revision, damaged = game.revision, ""
+def _entry(request: HtmxHttpRequest, game: Game, start: Draft, editing: int | None) -> HttpResponse:
+    """The entry page: this phone's kept draft of this entry (or ``start``), then the posted tap, if any."""
+    prefetch_related_objects([game], "seats")
+    players = game.players()
+    phone = known_phone(request)
+    stored = drafts.load(game, phone)
+    mine = stored if drafts.is_for(stored, start.kind, editing) else None
+    kept = drafts.event_draft(mine, players) if mine is not None else None
+    draft, seen, notices, damaged, op = kept or start, game.revision, [], "", ""
+    if request.method == "GET" and mine is not None and kept is not None:
+        seen = mine.revision
+        notices.append(_("Your entry was kept."))
     if request.method == "POST":
-        revision = posted_whole(request.POST.get("revision", ""))
+        draft_id = posted_whole(request.POST.get("draft_id", ""))
+        if draft_id >= 0 and (mine is None or mine.pk != draft_id):
+            return _no_longer_here(request, game, draft_id, phone)
+        op, seen = request.POST.get("op", ""), posted_whole(request.POST.get("revision", ""))
+        if op == "cancel":
+            if mine is not None:
+                drafts.discard(game, phone, mine.pk)
+            return _to_game(request, game)
         try:
-            sent = Draft.from_json(request.POST.get("draft", ""), game.players())
-            if sent.kind != draft.kind:  # a form of another kind of event than this page's
-                raise BadOp(_("The form was damaged; start again."))
-            draft = sent
+            draft = _posted(request.POST.get("draft", ""), players, start)
         except BadOp as error:
-            damaged = str(error)
+            damaged, op = str(error), ""  # nothing from a damaged form is done; the kept draft stays
     state, index = _state_before(game, editing)
     screen = analyse(draft, state, index)
-    op = "" if damaged else request.POST.get("op", "")  # nothing from a damaged form is done
-    if op == "save" and (screen.stage != "confirm" or screen.error):
-        screen.error = screen.error or _("Finish the steps above first.")
-    elif op == "save":
-        try:
-            return _save(request, game, screen, editing, revision)
-        except StaleGame:
-            game.refresh_from_db()
-            revision = game.revision
-            state, index = _state_before(game, editing)
-            screen = analyse(draft, state, index)
-            screen.error = _("The game changed on another phone: check this step against the new state, then save.")
-        except RecordError as error:
-            screen.error = _("This change would make a later event invalid: %(error)s") % {"error": error_text(error)}
-    elif op:
+    stale = screen.repaired  # a step no longer holds: show it before doing any tap
+    changed = stale and seen != game.revision
+    if op == "save" and not stale:
+        saved = _save(request, game, screen, editing, mine)
+        if isinstance(saved, HttpResponse):
+            return saved
+        screen, changed = saved, saved.repaired
+    elif op and not stale:
         screen = tap(screen, op, {key: request.POST.get(key, "") for key in request.POST}, state, index)
+    if request.method == "POST" and not damaged:
+        by = seat.name if (seat := my_seat(request, game)) is not None else ""
+        mine = drafts.store(game, phone_id(request), by, screen.draft, editing, game.revision, stored)
+    if changed:
+        notices.append(_("The game changed on another phone: check this step against the new state, then save."))
     screen.error = damaged or screen.error
+    return _page(request, game, screen, editing, mine, notices)
+
+
+def _page(
+    request: HtmxHttpRequest,
+    game: Game,
+    screen: Screen,
+    editing: int | None,
+    mine: StoredDraft | None,
+    notices: list[str],
+) -> HttpResponse:
+    """The entry page, or its wizard for htmx; 422 when it shows an error."""
     context = {
         "game": game,
         "me": my_seat(request, game),
         "can_enter": True,
         "screen": screen,
-        "revision": revision,
+        "revision": game.revision,
         "editing": editing,
+        "draft_id": "" if mine is None else mine.pk,
+        "notices": notices,
         "territories": list(Territory),
         "buildings": list(Building),
         "card_kinds": list(ObjectiveKind),
     }
     template = "scoring/entry.html#wizard" if request.htmx else "scoring/entry.html"
     return render(request, template, context, status=422 if screen.error else 200)
+
+
+def _posted(text: str, players: tuple[str, ...], start: Draft) -> Draft:
+    """The draft the page posted, for the entry that ``start`` begins; :class:`BadOp` if it is not one."""
+    sent = Draft.from_json(text, players)
+    if sent.kind != start.kind:  # a form of another kind of event than this page's
+        raise BadOp(_("The form was damaged; start again."))
+    return sent
 
 
 def _state_before(game: Game, editing: int | None) -> tuple[GameState, int]:
@@ -103,19 +155,70 @@ def _state_before(game: Game, editing: int | None) -> tuple[GameState, int]:
     return replay(parse_record(game.record(events[:index]))), index
 
 
-def _save(request: HtmxHttpRequest, game: Game, screen: Screen, editing: int | None, revision: int) -> HttpResponse:
-    """Store the event and go back to the game; raises ``StaleGame`` or ``RecordError``."""
-    event = screen.event
-    mark = _entered_for(request, game, event)
-    if editing is None:
-        change_log(game, revision, lambda events: [*events, event], entered_for=(-1, mark) if mark else None)
+def _save(
+    request: HtmxHttpRequest, game: Game, screen: Screen, editing: int | None, mine: StoredDraft | None
+) -> Screen | HttpResponse:
+    """Store the event and drop the draft, then go back to the game; else the screen with the reason.
+
+    The draft was checked against the game as it is now: if another phone saves first, it is checked again
+    and saved if it still holds, with no more taps.
+    """
+    by = _entered_for(request, game, screen.event)
+    mark = ((-1 if editing is None else editing), by) if by else None
+    for _try in range(SAVE_TRIES):
+        if screen.stage != "confirm" or screen.error:
+            screen.error = screen.error or _("Finish the steps above first.")
+            return screen
+        try:
+            with transaction.atomic():
+                change_log(game, game.revision, _change(screen.draft, editing), entered_for=mark)
+                if mine is not None:
+                    drafts.discard(game, mine.phone, mine.pk)
+            return _to_game(request, game)
+        except StaleGame:
+            game.refresh_from_db()
+            state, index = _state_before(game, editing)
+            screen = analyse(screen.draft, state, index)
+        except EventChanged as changed:
+            screen.draft.original = changed.event  # told once: saving again replaces the other phone's change
+            screen.error = _(
+                "Event %(index)d was changed on another phone since you began editing it: check it, then save again."
+            ) % {"index": editing}
+            return screen
+        except RecordError as error:
+            screen.error = _("This change would make a later event invalid: %(error)s") % {"error": error_text(error)}
+            return screen
+    screen.error = _("The game changed on another phone: check this step against the new state, then save.")
+    return screen
+
+
+def _change(draft: Draft, editing: int | None) -> Callable[[Events], Events]:
+    """The change of the log that saves ``draft``: a new last event, or event ``editing`` replaced if it is
+    still as it was when the edit began."""
+    event = draft.event
+
+    def change(events: Events) -> Events:
+        if editing is None:
+            return [*events, event]
+        if editing >= len(events):
+            raise RecordError(_("there is no such event"))
+        if draft.original is not None and events[editing] != draft.original:
+            raise EventChanged(events[editing])
+        return [*events[:editing], event, *events[editing + 1 :]]
+
+    return change
+
+
+def _no_longer_here(request: HtmxHttpRequest, game: Game, draft_id: int, phone: str) -> HttpResponse:
+    """A page of an entry that is no longer this phone's: saved, cancelled, or continued on another phone."""
+    if drafts.taken_by(game, draft_id, phone):
+        messages.info(request, _("This entry was continued on another phone."))
     else:
-        change_log(
-            game,
-            revision,
-            lambda events: [*events[:editing], event, *events[editing + 1 :]],
-            entered_for=(editing, mark) if mark else None,
-        )
+        messages.info(request, _("This entry is no longer in progress: here is the game."))
+    return _to_game(request, game)
+
+
+def _to_game(request: HtmxHttpRequest, game: Game) -> HttpResponse:
     url = reverse("game", args=[game.pk])
     if request.htmx:
         return HttpResponseClientRedirect(url)

@@ -7,6 +7,7 @@ from collections.abc import Callable
 
 import segno
 from django.contrib import messages
+from django.db import transaction
 from django.db.models import QuerySet
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -15,6 +16,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import condition, require_http_methods, require_POST, require_safe
 
 from rules import RecordError, RulesError, parse_record
+from scoring import drafts
 from scoring.access import (
     game_for_member,
     game_for_player,
@@ -156,7 +158,7 @@ def table_code_regenerate(request: HtmxHttpRequest, game_id: int) -> HttpRespons
 def game_finish(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """End the game and show the final scores, once asked whether the table is really done (GET)."""
     if request.method == "POST":
-        return _change_status(request, game_id, finish)
+        return _change_status(request, game_id, _finish)
     game = okanagan_game(game_for_member(request, game_id))
     if not game.is_playing:
         return redirect("game", game_id=game.pk)
@@ -170,6 +172,13 @@ def game_finish(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
 def game_reopen(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """Back to the table, to correct something."""
     return _change_status(request, game_id, reopen)
+
+
+def _finish(game: Game, revision: int) -> None:
+    """End the game; the entries in progress end with it."""
+    with transaction.atomic():
+        finish(game, revision)
+        drafts.discard_all(game)
 
 
 def _change_status(request: HtmxHttpRequest, game_id: int, change: Callable[[Game, int], object]) -> HttpResponse:

@@ -99,6 +99,12 @@ class Entry:
     def tap(self, op: str, *, times: int = 1, htmx: bool = False, **fields: str) -> Entry:
         headers = {"HTTP_HX_REQUEST": "true"} if htmx else {}
         for _ in range(times):
-            data = {"draft": self.field("draft"), "revision": self.field("revision"), "op": op, **fields}
+            data = {
+                "draft": self.field("draft"),
+                "revision": self.field("revision"),
+                "draft_id": self.field("draft_id"),
+                "op": op,
+                **fields,
+            }
             self.response = self.client.post(self.url, data, **headers)
         return self

@@ -9,14 +9,17 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
+from scoring.entry import Draft as EventDraft
 from scoring.log import change_log
-from scoring.models import Game, Group
+from scoring.models import Draft, Game, Group
 
 PERSONAS = ("owner", "member", "guest", "stranger", "anonymous")
 PLAYERS_ONLY = {"owner": 200, "member": 200, "guest": 200, "stranger": 404, "anonymous": 404}
 MEMBERS_ONLY = {"owner": 200, "member": 200, "guest": 404, "stranger": 404, "anonymous": 404}
 OWNER_ONLY = {"owner": 302, "member": 404, "guest": 404, "stranger": 404, "anonymous": 404}
 EVERYONE = dict.fromkeys(PERSONAS, 200)
+DRAFT = EventDraft({"type": "adjust", "player": "Red"}, done=["player"])
+"""Another phone's entry in progress."""
 
 
 def redirects(expected: dict[str, int]) -> dict[str, int]:
@@ -74,6 +77,8 @@ MATRIX = [
     ("post", "/games/{game}/events/0/delete/", redirects(PLAYERS_ONLY)),
     ("post", "/games/{game}/events/new/territory/", {**PLAYERS_ONLY, "owner": 422, "member": 422, "guest": 422}),
     ("post", "/games/{game}/events/0/", {**PLAYERS_ONLY, "owner": 422, "member": 422, "guest": 422}),
+    ("post", "/games/{game}/drafts/{draft}/take/", redirects(PLAYERS_ONLY)),
+    ("post", "/games/{game}/drafts/{draft}/cancel/", redirects(PLAYERS_ONLY)),
     ("get", "/join/", EVERYONE),
     ("post", "/join/", dict.fromkeys(PERSONAS, 422)),  # no code
     ("get", "/join/{code}/", EVERYONE),
@@ -110,6 +115,7 @@ def test_access(
 ) -> None:
     change_log(game, game.revision, lambda events: [{"type": "round_end"}])
     game.refresh_from_db()
+    draft = Draft.objects.create(game=game, phone="another-phone", kind="adjust", data=DRAFT.to_data())
     url = template.format(
         group=group.pk,
         profile=group.profiles.first().pk,  # type: ignore[union-attr]
@@ -118,6 +124,7 @@ def test_access(
         game=game.pk,
         code=game.table_code,
         watch=game.spectator_token,
+        draft=draft.pk,
     )
     client = personas[persona]
     data = {"revision": str(game.revision)} if method == "post" else None
@@ -172,7 +179,7 @@ def test_the_matrix_covers_every_url() -> None:
         shape = route.replace("<id:group_id>", "{group}").replace("<id:game_id>", "{game}")
         shape = shape.replace("<id:profile_id>", "{profile}").replace("<id:user_id>", "{member}")
         shape = shape.replace("sheets/new/<str:kind>", "sheets/new/small_islands")
-        shape = shape.replace("<id:index>", "0").replace("<str:kind>", "territory")
+        shape = shape.replace("<id:draft_id>", "{draft}").replace("<id:index>", "0").replace("<str:kind>", "territory")
         shape = shape.replace("<slug:slug>", "influence")
         shape = shape.replace("<str:token>", "{invite}" if route.startswith("invite") else "{watch}")
         shape = "/" + shape.replace("<str:code>", "{code}")

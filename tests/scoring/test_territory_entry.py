@@ -78,6 +78,19 @@ def test_a_collector_cannot_take_more_than_allowed(member_client: Client, game: 
     assert sum(entry.draft["partial"].values()) == 4
 
 
+def test_changing_the_reward_icons_keeps_the_buildings(member_client: Client, game: Game) -> None:
+    entry = enter_forest(member_client, game)
+    entry.tap("reopen:rewards")  # was refused: "the field 'buildings' is missing"
+    assert entry.response.status_code == 200 and entry.stage == "rewards"
+    entry.tap("add:rewards:green-square:-1").tap("done:rewards")
+    assert entry.stage == "buildings"
+    assert entry.draft["event"]["buildings"] == {
+        "White": {"farm": 1, "silo": 1},
+        "Red": {"warehouse": 1},
+        "Yellow": {"warehouse": 1},
+    }
+
+
 def test_too_many_buildings_is_refused_in_place(member_client: Client, game: Game) -> None:
     entry = Entry(member_client, f"/games/{game.pk}/events/new/territory/")
     entry.tap("set:territory:lake").tap("done:rewards")
@@ -122,6 +135,7 @@ def test_errors_and_explanations_speak_the_readers_language(member_client: Clien
     entry.tap("set:territory:forest").tap("done:rewards")
     entry.tap("add:buildings:0:farm:1", times=3)
     assert "3인 게임에서 플레이어의 농장은 2개입니다. 3개가 아닙니다" in entry.html
+    entry.tap("cancel")
     member_client.defaults["HTTP_ACCEPT_LANGUAGE"] = "en"
     enter_forest(member_client, game).tap("save")
     member_client.defaults["HTTP_ACCEPT_LANGUAGE"] = "fr"

@@ -1,0 +1,168 @@
+"""The entries in progress of a game's phones, kept on the server: one draft per phone per game.
+
+A reload, Back, a locked screen or another phone picks an entry up where it was. The page still posts its
+draft (:class:`scoring.entry.Draft`) with each tap; what it posted, once checked, is stored here. A draft is
+dropped when it is saved (in the save's transaction), cancelled, or the game ends; one left for
+:data:`KEPT_FOR` is ignored, and replaced or deleted the next time a draft of that game starts.
+
+The other phones show who is entering what ("Maya is scoring a forest…"): whenever that changes (a draft
+starts, ends, changes kind, event, territory or phone), ``Game.activity`` counts one more, the version of
+the fragment they poll. The taps in between change nothing they show, and count nothing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import timedelta
+
+from django.db import transaction
+from django.db.models import F, QuerySet
+from django.urls import reverse
+from django.utils import timezone
+
+from .entry import BadOp
+from .entry import Draft as EventDraft
+from .models import Draft, Game
+
+KEPT_FOR = timedelta(hours=12)
+SECRET_KINDS = frozenset({"objectives"})
+"""Drafts no other phone may continue: objective cards are secret to their player."""
+
+
+class Refused(Exception):
+    """This phone may not continue that draft."""
+
+
+@dataclass(frozen=True)
+class Entering:
+    """An entry in progress at a game, as its page shows it to one phone."""
+
+    id: int
+    who: str
+    """The seat of the phone entering it, or ``""`` (a phone that claimed no seat)."""
+    kind: str
+    territory: str
+    """The territory chosen so far, or ``""``."""
+    editing: int | None
+    """The index of the event being changed, or ``None`` for a new event."""
+    is_mine: bool
+    can_take: bool
+    """Whether this phone may continue it ("Continue here")."""
+    url: str
+    """The entry page."""
+
+
+def _kept(game: Game) -> QuerySet[Draft]:
+    return Draft.objects.filter(game=game, updated__gte=timezone.now() - KEPT_FOR)
+
+
+def load(game: Game, phone: str) -> Draft | None:
+    """This phone's draft at ``game``, unless it was left too long (or the phone has no token yet)."""
+    return _kept(game).filter(phone=phone).first() if phone else None
+
+
+def is_for(stored: Draft | None, kind: str, editing: int | None) -> bool:
+    """Whether ``stored`` is an entry of ``kind`` (of event ``editing``): the page of that entry resumes it."""
+    return stored is not None and stored.kind == kind and stored.editing == editing
+
+
+def event_draft(stored: Draft, players: tuple[str, ...]) -> EventDraft | None:
+    """The draft as the entry pages work on it, or ``None`` if it is not one of this game (never expected)."""
+    try:
+        return EventDraft.from_data(stored.data, players)
+    except BadOp:
+        return None
+
+
+def store(
+    game: Game, phone: str, by: str, draft: EventDraft, editing: int | None, revision: int, before: Draft | None
+) -> Draft:
+    """Keep ``draft`` as this phone's entry at ``game`` (replacing any other entry of the phone), checked
+    against the log at ``revision``; ``before`` is the phone's draft as loaded, to tell what others see."""
+    stored, _created = Draft.objects.update_or_create(
+        game=game,
+        phone=phone,
+        defaults={"by": by, "kind": draft.kind, "editing": editing, "data": draft.to_data(), "revision": revision},
+    )
+    if before is None:
+        Draft.objects.filter(game=game, updated__lt=timezone.now() - KEPT_FOR).delete()
+    if before is None or _seen(before) != _seen(stored):
+        _count_activity(game)
+    return stored
+
+
+def discard(game: Game, phone: str, draft_id: int) -> None:
+    """Drop this phone's draft ``draft_id`` (saved or cancelled); a draft of another phone stays."""
+    deleted, _kinds = Draft.objects.filter(game=game, phone=phone, pk=draft_id).delete()
+    if deleted:
+        _count_activity(game)
+
+
+def discard_all(game: Game) -> None:
+    """Drop every draft of ``game`` (it ended: nothing more is entered)."""
+    deleted, _kinds = Draft.objects.filter(game=game).delete()
+    if deleted:
+        _count_activity(game)
+
+
+def take(game: Game, draft_id: int, phone: str, by: str) -> Draft:
+    """Move draft ``draft_id`` to this phone ("Continue here"); the phone's own draft, if any, gives way.
+
+    Raises ``Draft.DoesNotExist`` if it was saved, cancelled or left too long, :class:`Refused` if it is secret.
+    """
+    with transaction.atomic():
+        stored = _kept(game).select_for_update().get(pk=draft_id)
+        if stored.phone == phone:
+            return stored
+        if stored.kind in SECRET_KINDS:
+            raise Refused
+        Draft.objects.filter(game=game, phone=phone).delete()
+        stored.phone, stored.by = phone, by
+        stored.save(update_fields=["phone", "by", "updated"])
+        _count_activity(game)
+    return stored
+
+
+def taken_by(game: Game, draft_id: int, phone: str) -> bool:
+    """Whether draft ``draft_id``, once this phone's, is now another phone's (it was continued there)."""
+    return _kept(game).filter(pk=draft_id).exclude(phone=phone).exists()
+
+
+def entering(game: Game, phone: str) -> list[Entering]:
+    """The entries in progress at ``game``, in the order they started, as ``phone`` sees them."""
+    return [
+        Entering(
+            id=stored.pk,
+            who=stored.by,
+            kind=stored.kind,
+            territory=_territory(stored),
+            editing=stored.editing,
+            is_mine=bool(phone) and stored.phone == phone,
+            can_take=stored.phone != phone and stored.kind not in SECRET_KINDS,
+            url=entry_url(stored),
+        )
+        for stored in _kept(game).order_by("pk")
+    ]
+
+
+def entry_url(stored: Draft) -> str:
+    """The page of ``stored``'s entry."""
+    if stored.editing is None:
+        return reverse("event_new", args=[stored.game_id, stored.kind])
+    url = reverse("event_edit", args=[stored.game_id, stored.editing])
+    return f"{url}?show=1" if stored.kind in SECRET_KINDS else url
+
+
+def _territory(stored: Draft) -> str:
+    event = stored.data.get("event") if isinstance(stored.data, dict) else None
+    territory = event.get("territory", "") if isinstance(event, dict) else ""
+    return territory if isinstance(territory, str) else ""
+
+
+def _seen(stored: Draft) -> tuple[object, ...]:
+    """What the other phones show of a draft."""
+    return (stored.pk, stored.phone, stored.by, stored.kind, stored.editing, _territory(stored))
+
+
+def _count_activity(game: Game) -> None:
+    Game.objects.filter(pk=game.pk).update(activity=F("activity") + 1)

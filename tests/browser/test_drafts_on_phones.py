@@ -1,0 +1,146 @@
+"""Entries kept on the server, on real phones: a reload keeps an entry where it was; when another phone saves
+first, an entry that still holds saves with no more taps, and one that no longer holds shows which step and why.
+
+Each phone is a browser context of its own (its own session, so its own phone token).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from scoring.log import change_log
+from scoring.models import Game
+
+from .test_play_on_a_phone import a_table, csp_violations, more, tap
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+NINE_SQUARES = {"type": "adjust", "player": "Ben", "rewards": {"green-square": 9}, "nuggets": 0}
+
+
+def second_phone(browser: Any, base: str, game: Game) -> Any:
+    """Another phone at the table: it joins with the table code, without an account."""
+    page = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True).new_page()
+    page.goto(f"{base}/join/{game.table_code}/")
+    page.get_by_role("button", name="Join").click()
+    expect(page.get_by_role("heading", name=re.compile("^Okanagan · "))).to_be_visible()
+    return page
+
+
+def forest_begun(page: Any, base: str, game: Game) -> None:
+    """A forest of 3 green squares and a green circle, from the game page up to Ann's farm."""
+    page.goto(f"{base}/games/{game.pk}/")
+    page.get_by_role("link", name="Score a territory").click()
+    tap(page, "Forest")
+    more(page, "green square", 3)
+    more(page, "green circle")
+    tap(page, "Next")
+    more(page, "Farm Ann")
+
+
+def forest_to_save(page: Any, base: str, game: Game) -> None:
+    """Ann closes the forest, with a farm to Ben's silo; Ben draws a gold nugget; Ann takes the 3 squares,
+    Ben the circle: up to the Save button."""
+    forest_begun(page, base, game)
+    more(page, "Silo Ben")
+    tap(page, "Next")
+    tap(page, "Ann")
+    tap(page, "A gold nugget")
+    more(page, "green square", 3)
+    tap(page, "Ann is done")
+    more(page, "green circle")
+    tap(page, "Ben is done")
+    expect(page.get_by_role("button", name="Save")).to_be_visible()
+
+
+def lake_to_save(page: Any, base: str, game: Game) -> None:
+    """Ben alone in a lake of 2 blue circles, closed by Ann; Ben takes the rewards: up to the Save button."""
+    page.goto(f"{base}/games/{game.pk}/events/new/territory/")
+    tap(page, "Lake")
+    more(page, "blue circle", 2)
+    tap(page, "Next")
+    more(page, "Silo Ben")
+    tap(page, "Next")
+    tap(page, "Ann")
+    tap(page, "The rewards")
+    more(page, "blue circle")
+    tap(page, "Ben is done")
+    expect(page.get_by_role("button", name="Save")).to_be_visible()
+
+
+def test_an_entry_survives_a_reload_and_the_game_page(live_server: Any, phone: Any) -> None:
+    refused = csp_violations(phone)
+    game = a_table(phone, live_server.url, "ann", ("Ann", "Ben"))
+    forest_begun(phone, live_server.url, game)
+
+    phone.reload()  # pull-to-refresh
+    expect(phone.locator(".notice")).to_have_text("Your entry was kept.")
+    stage = phone.locator("fieldset.stage")
+    expect(stage.locator("legend")).to_have_text("Buildings")
+    counter = phone.locator(".counter", has=phone.get_by_role("button", name="one more Farm Ann", exact=True))
+    expect(counter.locator("output")).to_have_text("1")
+
+    phone.get_by_role("link", name="Back to the game").click()
+    expect(phone.get_by_text("Your entry in progress: scoring a forest")).to_be_visible()
+    phone.get_by_role("link", name="Continue", exact=True).click()
+    expect(stage.locator("legend")).to_have_text("Buildings")
+    more(phone, "Silo Ben")
+    phone.go_back()
+    phone.go_forward()  # Back and forth: still where the phone was
+    expect(
+        phone.locator(".counter", has=phone.get_by_role("button", name="one more Silo Ben")).locator("output")
+    ).to_have_text("1")
+
+    tap(phone, "Cancel this entry")
+    expect(phone).to_have_url(re.compile(rf"/games/{game.pk}/$"))
+    expect(phone.get_by_text("Your entry in progress")).to_have_count(0)
+    assert not refused, refused
+
+
+def test_after_another_phone_saved_the_first_phones_save_just_works(live_server: Any, phone: Any, browser: Any) -> None:
+    game = a_table(phone, live_server.url, "ann", ("Ann", "Ben"))
+    other = second_phone(browser, live_server.url, game)
+    lake_to_save(phone, live_server.url, game)
+    forest_to_save(other, live_server.url, game)
+    tap(other, "Save")
+    expect(other).to_have_url(re.compile(rf"/games/{game.pk}/$"))
+
+    tap(phone, "Save")  # its page saw the game before the forest
+    expect(phone).to_have_url(re.compile(rf"/games/{game.pk}/$"))
+    expect(phone.get_by_text("Event 0: forest closed by Ann")).to_be_visible()
+    expect(phone.get_by_text("Event 1: lake closed by Ann")).to_be_visible()
+    other.context.close()
+
+
+def test_after_another_phones_save_the_step_that_no_longer_holds_is_shown(
+    live_server: Any, phone: Any, browser: Any
+) -> None:
+    refused = csp_violations(phone)
+    game = a_table(phone, live_server.url, "ann", ("Ann", "Ben"))
+    change_log(game, game.revision, lambda events: [NINE_SQUARES])  # 3 green squares left in the supply
+    other = second_phone(browser, live_server.url, game)
+    forest_to_save(phone, live_server.url, game)
+    forest_to_save(other, live_server.url, game)  # the same forest, entered twice
+    tap(other, "Save")
+    expect(other).to_have_url(re.compile(rf"/games/{game.pk}/$"))
+
+    tap(phone, "Save")
+    stage = phone.locator("fieldset.stage")
+    expect(stage.locator("legend")).to_have_text("Collection")
+    expect(phone.get_by_role("alert")).to_have_text("Ann took 3 green square but the pool had 0 left")
+    expect(phone.locator(".notice")).to_contain_text("The game changed on another phone")
+    expect(stage).to_contain_text("Ann: 0 of 1 taken")
+    expect(phone.get_by_role("button", name="Ann is done")).to_be_disabled()
+    expect(phone.locator(".summary[data-stage=buildings]")).to_contain_text("Ann 3, Ben 1")  # the rest is kept
+    more(phone, "green circle")
+    tap(phone, "Ann is done")
+    expect(phone.get_by_role("alert")).to_have_text("Ben took 1 green circle but the pool had 0 left")
+    tap(phone, "Save")
+    expect(phone).to_have_url(re.compile(rf"/games/{game.pk}/$"))
+    expect(phone.get_by_text("Event 2: forest closed by Ann")).to_be_visible()
+    assert not refused, refused
+    other.context.close()
