@@ -98,7 +98,13 @@ def _entry(request: HtmxHttpRequest, game: Game, start: Draft, editing: int | No
     screen = analyse(draft, state, index)
     stale = screen.repaired  # a step no longer holds: show it before doing any tap
     changed = stale and seen != game.revision
-    if op == "save" and not stale:
+    twin = op == "save" and not stale and not screen.error and editing is None and seen != game.revision
+    if twin and _twin_saved(game, screen.event):
+        screen.error = _(
+            "Another phone has just saved the same event (see the game's log). If this is a second one, save "
+            "again; if not, cancel this entry."
+        )
+    elif op == "save" and not stale:
         saved = _save(request, game, screen, editing, mine)
         if isinstance(saved, HttpResponse):
             return saved
@@ -112,6 +118,17 @@ def _entry(request: HtmxHttpRequest, game: Game, start: Draft, editing: int | No
         notices.append(_("The game changed on another phone: check this step against the new state, then save."))
     screen.error = damaged or screen.error
     return _page(request, game, screen, editing, mine, notices)
+
+
+def _twin_saved(game: Game, event: dict[str, Any]) -> bool:
+    """Whether the log's last event, saved by another phone since this one looked, is the same event as
+    ``event`` (the same territory closed by the same player, or the same kind of event for the same
+    player): two phones entering one event at once must not count it twice."""
+    last = game.events.last()
+    if last is None or last.data.get("type") != event.get("type"):
+        return False
+    keys = ("territory", "closed_by") if event.get("type") == "territory" else ("player",)
+    return all(last.data.get(key) == event.get(key) for key in keys)
 
 
 def _page(

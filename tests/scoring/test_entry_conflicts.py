@@ -143,3 +143,15 @@ def test_a_kept_entry_that_no_longer_holds_says_so_on_reload(member_client: Clie
     assert again.status_code == 422 and 'data-stage="picks"' in page
     assert "Your entry was kept." in page and "The game changed on another phone" in page
     assert "White took 3 green square but the pool had 0 left" in page
+
+
+def test_the_same_territory_entered_on_two_phones_is_not_counted_twice_without_asking(
+    member_client: Client, owner_client: Client, game: Game
+) -> None:
+    first, second = enter_forest(member_client, game), enter_forest(owner_client, game)
+    first.tap("save")
+    second.tap("save")  # legal again (the supply holds enough), but surely the same forest
+    assert second.response.status_code == 422 and "Another phone has just saved the same event" in second.html
+    assert game.events.count() == 1
+    second.tap("save")  # asked once: a second forest closed by the same player is possible
+    assert second.response.status_code == 302 and game.events.count() == 2
