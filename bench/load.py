@@ -28,7 +28,8 @@ Prints:
   0.95·T plus a poll's latency;
 - what it costs the server: the CPU time of gunicorn's master and workers (and, on PostgreSQL, of the
   database backends serving them) during the 60 s, per request and as a share of the machine's cores.
-  This script's own CPU is printed too: it runs on the same cores.
+  This script's own CPU is printed too, as is the rest of the machine's: they run on the same cores,
+  and a run while other processes are busy is slower than the site is.
 
 Targets: 0 errors; propagation p95 < 2 s; territory submit p95 ≤ 50 ms; unchanged poll p95 ≤ 10 ms; poll
 throughput ≥ 50 % of the trivial view's.
@@ -290,6 +291,12 @@ def _parent(stat: Path) -> int:
         return 0
 
 
+def machine_busy() -> float:
+    """CPU seconds all cores spent busy since boot (``/proc/stat``: all but idle and I/O wait)."""
+    ticks = [int(value) for value in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    return (sum(ticks) - ticks[3] - ticks[4]) / TICK
+
+
 def database_backends() -> dict[int, float]:
     """The PostgreSQL backends serving the bench database, and their CPU time so far."""
     sql = "SELECT pid FROM pg_stat_activity WHERE datname = 'okanagan_bench' AND pid <> pg_backend_pid()"
@@ -346,7 +353,7 @@ def main() -> None:
                 threading.Thread(target=phone, args=(port, table, name, view, cookie, run, recorder, save_at))
                 for name, view, cookie, save_at in phones
             ]
-        cpu_before, backends_before, own_before = server_cpu(server.pid), {}, os.times()
+        cpu_before, backends_before, own_before, busy_before = server_cpu(server.pid), {}, os.times(), machine_busy()
         if args.postgres:
             backends_before = database_backends()
         for thread in threads:
@@ -355,7 +362,7 @@ def main() -> None:
             thread.join()
         elapsed = time.monotonic() - start
         cpu = server_cpu(server.pid) - cpu_before
-        own = os.times()
+        own, busy = os.times(), machine_busy() - busy_before
         own_cpu = own.user + own.system - own_before.user - own_before.system
         database_cpu = 0.0
         if args.postgres:
@@ -406,7 +413,8 @@ def main() -> None:
     print(
         f"server CPU: gunicorn {cpu:.1f} s{database} for {total} requests: "
         f"{(cpu + database_cpu) * 1000 / total:.2f} ms per request, {(cpu + database_cpu) / elapsed / cores:.0%} "
-        f"of {cores} cores; this script {own_cpu / elapsed / cores:.0%}"
+        f"of {cores} cores; this script {own_cpu / elapsed / cores:.0%}; "
+        f"other processes {(busy - cpu - database_cpu - own_cpu) / elapsed / cores:.0%}"
     )
     print(f"trivial view: {trivial:.0f} req/s (errors {trivial_errors}); unchanged poll: {polls:.0f} req/s "
           f"(errors {poll_errors}); ratio {polls / trivial:.0%}")  # fmt: skip
