@@ -37,7 +37,7 @@ bench: $(VENV)/.dev
 	$(BIN)/python bench/page_weight.py
 	$(BIN)/python bench/limits.py
 
-# About 3 minutes: 50 tables × 3 phones for 60 s against gunicorn, on SQLite then on PostgreSQL.
+# About 3.5 minutes: 50 tables × 3 phones + 10 spectators for 60 s against gunicorn, on SQLite then on PostgreSQL.
 load: $(VENV)/.dev
 	$(BIN)/python bench/load.py
 	$(BIN)/python bench/load.py --postgres
