@@ -7,6 +7,7 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -27,13 +28,26 @@ CHROMIUM_FLAGS = [
 ]
 
 
+class StoppedClock:
+    """``time`` for django-ratelimit, stopped in the middle of a test: its windows are fixed, staggered per
+    key, so a test that happened to straddle a window's end would see the count start again (a rare flake)."""
+
+    def __init__(self) -> None:
+        self.now = time.time()
+
+    def time(self) -> float:
+        return self.now
+
+
 @pytest.fixture(autouse=True)
-def fresh_rate_limits() -> Iterator[None]:
-    """Every test starts with no attempt counted: the test client always asks from 127.0.0.1.
+def fresh_rate_limits(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Every test starts with no attempt counted (the test client always asks from 127.0.0.1), and the rate
+    limits' clock does not move during the test.
 
     On Redis, this run's keys (its own prefix) are deleted after each test; the database cache lives in the
     test database, which each test rolls back.
     """
+    monkeypatch.setattr("django_ratelimit.core.time", StoppedClock())
     yield
     if settings.REDIS_URL:
         with redis.Redis.from_url(settings.REDIS_URL) as server:
