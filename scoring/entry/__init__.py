@@ -1,0 +1,23 @@
+"""Entering an event step by step: a draft of the record's event, changed one tap at a time.
+
+The draft travels in the page (a hidden field), so the same flow works as plain forms and with HTMX, and
+the server keeps a copy (:mod:`scoring.drafts`), so that a reload or another phone picks it up. Each
+tap is an *op* (the value of the pressed button, e.g. ``add:rewards:green-circle:1``); after each op
+the draft is checked by ``rules`` and, if the op made it illegal, the op is undone and the error shown
+in place. This module only maps taps to record fields and asks ``rules`` what is legal:
+it decides no rule itself.
+
+A draft is always analysed against the game as it is now: when another phone changed the game under it
+and a stage no longer holds, that stage is to do again, with the reason, and every other stage keeps its
+data (see :func:`analyse`).
+"""
+
+from __future__ import annotations
+
+from .analysis import analyse
+from .draft import Draft
+from .screen import Screen
+from .stages import EVENT_KINDS, PROMO_KINDS, STAGES, BadOp
+from .taps import tap
+
+__all__ = ["EVENT_KINDS", "PROMO_KINDS", "STAGES", "BadOp", "Draft", "Screen", "analyse", "tap"]

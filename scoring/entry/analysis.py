@@ -1,0 +1,231 @@
+"""Analysing a draft against the game as it is now: the first stage still to do, what ``rules`` allows
+there; a stage that no longer holds after another phone's change is to do again, with the reason."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable
+from typing import Any
+
+from rules import (
+    CollectionPlan,
+    CollectionTurn,
+    GameState,
+    RecordError,
+    Reward,
+    RulesError,
+    apply_event,
+    assess_influence,
+    parse_event,
+    prepare_collection,
+    special_action_options,
+    special_action_recipient,
+)
+from rules.record import Bag, TerritoryEvent, parse_bag
+
+from .draft import Draft
+from .screen import Screen
+from .stages import COUNTER_STAGES, STAGE_FIELDS, BadOp
+
+
+def analyse(draft: Draft, state: GameState, index: int) -> Screen:
+    """Find the first stage still to do, asking ``rules`` what is legal; errors go in ``error``.
+
+    A stage done that no longer holds (the game changed under the draft) is made to do again, in the draft
+    itself: its choice is dropped (a counter stage keeps its counts, a collector their tokens still in the
+    pool), every other stage keeps its data, and the screen shows that stage with the reason.
+    """
+    screen = Screen(draft, state.players)
+    try:
+        return _ANALYSERS[draft.kind](screen, state, index)
+    except (RulesError, BadOp) as error:
+        message = error.message if isinstance(error, RulesError) else str(error)
+        stage = _stage_of_error(screen, error.where if isinstance(error, RulesError) else ())
+        if _redo(draft, stage):
+            again = analyse(draft, state, index)  # each round drops something: it ends
+            again.error, again.repaired = again.error or message, True
+            return again
+        screen.error = message
+        screen.passed = screen.passed[: screen.passed.index(stage)] if stage in screen.passed else screen.passed
+        return screen.at(stage)
+
+
+def _redo(draft: Draft, stage: str) -> bool:
+    """Make ``stage`` of ``draft`` to do again (a counter stage keeps its counts); whether anything changed."""
+    dropped = [] if stage in COUNTER_STAGES else [key for key in STAGE_FIELDS.get(stage, ()) if key in draft.event]
+    for key in dropped:
+        del draft.event[key]
+    was_done = stage in draft.done
+    draft.done = [name for name in draft.done if name != stage]
+    if stage == "picks" and (dropped or was_done):
+        draft.partial = {}
+    return bool(dropped) or was_done
+
+
+def _stage_of_error(screen: Screen, where: tuple[str, ...]) -> str:
+    """The stage to show an error at: the one that fills the field named, else the first not passed."""
+    owners = {key: stage for stage in screen.stages for key in STAGE_FIELDS.get(stage, ())}
+    named = [owners[part] for part in where if part in owners]
+    if named:
+        return named[0]
+    return next(stage for stage in screen.stages if stage not in screen.passed)
+
+
+def _territory(screen: Screen, state: GameState, index: int) -> Screen:
+    draft, players = screen.draft, screen.players
+    event = draft.event
+    if "territory" not in event:
+        return screen.at("territory")
+    screen.passed.append("territory")
+    base = {key: value for key, value in event.items() if key not in {"special_action", "picks"}}
+    # The counts so far are checked by the record parser (the closer is not known yet: any player will do).
+    parsed = _territory_event(players, {"closed_by": players[0]} | base, index)
+    for stage, present in (
+        ("rewards", "rewards" in draft.done),
+        ("buildings", "buildings" in draft.done),
+        ("closer", "closed_by" in event),
+    ):
+        if not present:
+            return screen.at(stage)
+        screen.passed.append(stage)
+    report = assess_influence(players, parsed.territory, parsed.closed_by, parsed.buildings)
+    screen.report = report
+    screen.ties = [list(itertools.permutations(level)) for level in report.ties]
+    if report.ties:
+        if "order" not in event:
+            return screen.at("order")
+        screen.passed.append("order")
+    order, _steps = report.check_order(parsed.order) if report.influence else ((), ())
+    if report.lone is not None:
+        if "lone_choice" not in event:
+            return screen.at("lone")
+        screen.passed.append("lone")
+    recipient, _steps = special_action_recipient(report, order, parsed.lone_choice)
+    screen.recipient = recipient
+    if recipient is not None:
+        if "action" not in draft.done:
+            screen.options = special_action_options(state, recipient, collects=report.lone is None)
+            return screen.at("action")
+        screen.passed.append("action")
+    action = {"special_action": event["special_action"]} if event.get("special_action") else {}
+    prepared = prepare_collection(state.copy(), _territory_event(players, base | action, index))
+    picks = {player: parse_bag(bag, ("picks", player)) for player, bag in event.get("picks", {}).items()}
+    wrong = _hold_picks(draft, prepared.plan, picks)
+    if wrong is not None:
+        screen.error, screen.repaired = wrong.message, True
+    screen.collecting = [
+        (turn.player, turn.may_take, {reward.value: count for reward, count in picks.get(turn.player, {}).items()})
+        for turn in prepared.plan.turns(picks)
+    ]
+    turn = prepared.plan.next_turn(picks)
+    if turn is not None:
+        screen.turn = turn
+        screen.allowed = turn.still_allowed(parse_bag(draft.partial, ("picks", turn.player)) if draft.partial else {})
+        return screen.at("picks")
+    if prepared.plan.collectors:
+        screen.passed.append("picks")
+    return _confirm(screen, state, index)
+
+
+def _hold_picks(draft: Draft, plan: CollectionPlan, picks: dict[str, dict[Reward, int]]) -> RulesError | None:
+    """Make the collectors' picks hold against ``plan``, whose pool may have shrunk since they were entered
+    (another phone's save took from the supply); the error of the first pick that did not hold, if any.
+
+    That collector picks again, starting from what of their pick the pool still holds; the later picks stay,
+    checked in their turn. If the pool is empty by then, nobody from that collector on takes anything.
+    """
+    event_picks: dict[str, Any] = draft.event.get("picks", {})
+    for number, (player, _influence) in enumerate(plan.collectors):
+        if player not in picks:
+            return None
+        earlier = {name: picks[name] for name, _ in plan.collectors[:number]}
+        turn = plan.turns(earlier)[-1]
+        try:
+            plan.turns(earlier | {player: picks[player]})
+        except RecordError as error:
+            if turn.may_take:
+                kept = _still_in_pool(picks.pop(player), turn)
+                draft.partial = {reward.value: count for reward, count in kept.items()}
+                event_picks.pop(player)
+            else:
+                for name, _ in plan.collectors[number:]:
+                    picks.pop(name, None)
+                    event_picks.pop(name, None)
+            return error
+    return None
+
+
+def _still_in_pool(pick: Bag, turn: CollectionTurn) -> Bag:
+    """What of ``pick`` the collector may still take on ``turn``: each kind as far as the pool holds it, in
+    all no more than they may take."""
+    kept: dict[Reward, int] = {}
+    room = turn.may_take
+    for reward, count in pick.items():
+        count = min(count, turn.left.get(reward, 0), room)
+        if count:
+            kept[reward], room = count, room - count
+    return kept
+
+
+def _territory_event(players: tuple[str, ...], value: dict[str, Any], index: int) -> TerritoryEvent:
+    event = parse_event(players, value, index)
+    assert isinstance(event, TerritoryEvent)
+    return event
+
+
+def _confirm(screen: Screen, state: GameState, index: int) -> Screen:
+    screen.at("confirm")
+    screen.preview = apply_event(state.copy(), parse_event(screen.players, screen.event, index), index)
+    return screen
+
+
+def _then(
+    stage: str, done: Callable[[Screen], bool], prepare: Callable[[Screen, GameState], None] | None = None
+) -> Analyser:
+    """An analyser for events of plain stages: a player first, then ``stage`` until ``done``, then confirm."""
+
+    def analyse_stages(screen: Screen, state: GameState, index: int) -> Screen:
+        if "player" not in screen.event:
+            return screen.at("player")
+        screen.passed.append("player")
+        checked = _PLACEHOLDERS.get(screen.draft.kind, {}) | screen.event
+        if stage == "action" and not done(screen):
+            checked["special_action"] = _PLACEHOLDERS["volcano"]["special_action"]  # checked once complete
+        parse_event(screen.players, checked, index)  # the player, the counts and the cards so far
+        if not done(screen):
+            if prepare is not None:
+                prepare(screen, state)
+            return screen.at(stage)
+        screen.passed.append(stage)
+        return _confirm(screen, state, index)
+
+    return analyse_stages
+
+
+# What an event of each kind needs before its stage is done, to check the rest meanwhile.
+_PLACEHOLDERS: dict[str, dict[str, Any]] = {
+    "volcano": {"special_action": {"action": "new_tiles"}},
+    "beaver_dam": {"reward": Reward.GREEN_SQUARE.value},
+    "objectives": {"cards": []},
+}
+
+
+def _volcano_options(screen: Screen, state: GameState) -> None:
+    screen.recipient = screen.event["player"]
+    screen.options = special_action_options(state, screen.event["player"], collects=False)
+
+
+def _supply(screen: Screen, state: GameState) -> None:
+    screen.allowed = state.available_bag()
+
+
+type Analyser = Callable[[Screen, GameState, int], Screen]
+
+_ANALYSERS: dict[str, Analyser] = {
+    "territory": _territory,
+    "volcano": _then("action", lambda screen: "action" in screen.draft.done, _volcano_options),
+    "beaver_dam": _then("reward", lambda screen: "reward" in screen.event, _supply),
+    "objectives": _then("cards", lambda screen: "cards" in screen.draft.done),
+    "round_end": _confirm,
+    "adjust": _then("changes", lambda screen: "changes" in screen.draft.done),
+}

@@ -1,0 +1,105 @@
+"""What one screen of the entry shows: the stage to do, what it offers, and its error."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from rules import (
+    CollectionTurn,
+    EventOutcome,
+    InfluenceReport,
+    Reward,
+    SpecialActionOptions,
+    Territory,
+)
+
+from .draft import Draft
+from .stages import STAGES
+
+
+@dataclass
+class Screen:
+    """What the entry page shows: the current stage, what ``rules`` says about the draft, errors."""
+
+    draft: Draft
+    players: tuple[str, ...]
+    stage: str = ""
+    error: str = ""
+    typed_note: str = ""
+    """A correction's note as typed, shown again when the tap was refused, so that nothing typed is lost."""
+    report: InfluenceReport | None = None
+    ties: list[list[tuple[str, ...]]] = field(default_factory=list)
+    """For each tied group, every order the closer may choose."""
+    recipient: str | None = None
+    options: SpecialActionOptions | None = None
+    collecting: list[tuple[str, int, dict[str, int]]] = field(default_factory=list)
+    """The collectors so far: (player, may take, what they took)."""
+    turn: CollectionTurn | None = None
+    allowed: dict[Reward, int] = field(default_factory=dict)
+    preview: EventOutcome | None = None
+    passed: list[str] = field(default_factory=list)
+    """The stages behind the current one that apply to this event (a summary line each)."""
+    repaired: bool = False
+    """The draft did not hold against the game (another phone changed it): the stage shown is to do again,
+    ``error`` says why, and the draft was changed to match."""
+
+    @property
+    def event(self) -> dict[str, Any]:
+        return self.draft.event
+
+    @property
+    def stages(self) -> tuple[str, ...]:
+        return STAGES[self.draft.kind]
+
+    def at(self, stage: str) -> Screen:
+        self.stage = stage
+        return self
+
+    @property
+    def seat(self) -> dict[str, str]:
+        """Each player's seat number, which the buttons carry instead of the name."""
+        return {player: str(number) for number, player in enumerate(self.players)}
+
+    @property
+    def taken(self) -> int:
+        """Tokens tapped so far by the current collector."""
+        return sum(self.draft.partial.values())
+
+    @property
+    def rows(self) -> list[tuple[str, str]]:
+        """The stages passed (``done``: a summary line each), then the current one (its controls)."""
+        return [*((stage, "done") for stage in self.passed), (self.stage, "current")]
+
+    @property
+    def home_rewards(self) -> list[Reward]:
+        """The three kinds of the territory's colour, shown first."""
+        colour = Territory(self.event["territory"]).colour if "territory" in self.event else None
+        return [reward for reward in Reward if reward.colour is colour]
+
+    @property
+    def other_rewards(self) -> list[Reward]:
+        """The other nine kinds, shown on demand (tiles can show icons of other colours)."""
+        home = self.home_rewards
+        return [reward for reward in Reward if reward not in home]
+
+    @property
+    def all_rewards(self) -> list[Reward]:
+        """The twelve kinds in the record's order."""
+        return list(Reward)
+
+    @property
+    def reward_grid(self) -> list[list[Reward]]:
+        """The twelve kinds, a row per colour."""
+        return [list(Reward)[row : row + 3] for row in range(0, 12, 3)]
+
+    @property
+    def action_kind(self) -> str:
+        """The special action chosen so far, or ``""``."""
+        action = self.event.get("special_action")
+        return str(action.get("action", "")) if isinstance(action, dict) else ""
+
+    @property
+    def others_open(self) -> bool:
+        """Whether the territory shows icons of other colours (keep that part open)."""
+        return any(self.event.get("rewards", {}).get(reward.value) for reward in self.other_rewards)

@@ -1,0 +1,54 @@
+"""What an entry is made of: the kinds of event, each kind's stages, the record fields each stage fills,
+and the error of a tap that makes no sense."""
+
+from __future__ import annotations
+
+from rules import (
+    Building,
+    LoneChoice,
+    ObjectiveKind,
+    Reward,
+    Shape,
+    SpecialActionKind,
+    Territory,
+)
+
+EVENT_KINDS = ("territory", "volcano", "beaver_dam", "objectives", "round_end", "adjust")
+PROMO_KINDS = ("volcano", "beaver_dam")
+MAX_COUNT = 99
+REWARDS = frozenset(reward.value for reward in Reward)
+BUILDINGS = frozenset(building.value for building in Building)
+OBJECTIVE_KINDS = frozenset(kind.value for kind in ObjectiveKind)
+TERRITORIES = frozenset(territory.value for territory in Territory)
+LONE_CHOICES = frozenset(choice.value for choice in LoneChoice)
+ACTIONS = frozenset(kind.value for kind in SpecialActionKind)
+SHAPES = frozenset(shape.value for shape in Shape)
+# Stages of counters: going back to one, or to an earlier stage, keeps their counts.
+COUNTER_STAGES = {"rewards", "buildings", "changes", "cards"}
+STAGES = {
+    "territory": ("territory", "rewards", "buildings", "closer", "order", "lone", "action", "picks", "confirm"),
+    "volcano": ("player", "action", "confirm"),
+    "beaver_dam": ("player", "reward", "confirm"),
+    "objectives": ("player", "cards", "confirm"),
+    "round_end": ("confirm",),
+    "adjust": ("player", "changes", "confirm"),
+}
+# The event fields each stage fills: reopening a stage clears the fields of the stages after it.
+STAGE_FIELDS = {
+    "territory": ("territory",),
+    "rewards": ("rewards",),
+    "buildings": ("buildings",),
+    "closer": ("closed_by",),
+    "order": ("order",),
+    "lone": ("lone_choice",),
+    "action": ("special_action",),
+    "picks": ("picks",),
+    "player": ("player",),
+    "reward": ("reward",),
+    "cards": ("cards",),
+    "changes": ("rewards", "nuggets", "note"),
+}
+
+
+class BadOp(Exception):
+    """A tap that makes no sense (a forged or outdated form)."""
