@@ -48,7 +48,7 @@ keepAwake();
 
 // The live game: the page's live part (#game at the table, #live for spectators) polls the server
 // (hx-trigger "every …, refresh"); the server answers 304 while nothing changed. A hidden page does not
-// poll, and polls at once when it is shown again; what the reader opened in the log stays open.
+// poll, and polls at once when it is shown again. After any swap, what the reader opened stays open.
 const LIVE = "#game[hx-get], #live[hx-get]";
 let openDetails = [];
 
@@ -56,10 +56,9 @@ document.addEventListener("htmx:beforeRequest", (event) => {
   if (document.hidden && event.detail.elt.matches(LIVE)) event.preventDefault();
 });
 document.addEventListener("htmx:beforeSwap", (event) => {
+  // Any swap (the live game, a tap in the entry): a part the reader opened stays open.
   const target = event.detail.target;
-  if (target && target.matches(LIVE)) {
-    openDetails = [...target.querySelectorAll("details[open][id]")].map((details) => details.id);
-  }
+  if (target) openDetails = [...target.querySelectorAll("details[open][id]")].map((details) => details.id);
 });
 document.addEventListener("htmx:afterSettle", () => {
   for (const id of openDetails) document.getElementById(id)?.setAttribute("open", "");
