@@ -23,3 +23,18 @@ def test_icons_of_other_colours_stay_open_after_a_tap_on_a_home_colour_icon(live
     expect(others).to_have_attribute("open", "")
     more(phone, "blue circle")
     expect(others).to_have_attribute("open", "")
+
+
+def test_the_step_s_main_button_is_in_thumb_reach_without_scrolling(live_server: Any, phone: Any) -> None:
+    game = a_table(phone, live_server.url, "maya", ("Maya", "Theo", "Ines", "Ugo"))
+    phone.goto(f"{live_server.url}/games/{game.pk}/events/new/territory/")
+    tap(phone, "Forest")
+    more(phone, "green square")
+    next_button = phone.get_by_role("button", name="Next")
+    expect(next_button).to_be_in_viewport()
+    tap(phone, "Next")
+    # Four players' building counters make a long page: "Next" stays at the bottom of the screen.
+    assert phone.evaluate("document.documentElement.scrollHeight") > 844
+    expect(phone.get_by_role("button", name="Next")).to_be_in_viewport()
+    box = phone.get_by_role("button", name="Next").bounding_box()
+    assert box is not None and box["y"] + box["height"] <= 844
