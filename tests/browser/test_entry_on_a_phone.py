@@ -38,3 +38,11 @@ def test_the_step_s_main_button_is_in_thumb_reach_without_scrolling(live_server:
     expect(phone.get_by_role("button", name="Next")).to_be_in_viewport()
     box = phone.get_by_role("button", name="Next").bounding_box()
     assert box is not None and box["y"] + box["height"] <= 844
+
+
+def test_score_a_territory_is_in_thumb_reach_on_a_four_player_game_page(live_server: Any, phone: Any) -> None:
+    game = a_table(phone, live_server.url, "maya", ("Maya", "Theo", "Ines", "Ugo"))
+    phone.goto(f"{live_server.url}/games/{game.pk}/")
+    tap(phone, "I am Maya")
+    assert phone.evaluate("document.documentElement.scrollHeight") > 844
+    expect(phone.get_by_role("link", name="Score a territory")).to_be_in_viewport()
