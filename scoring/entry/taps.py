@@ -26,7 +26,7 @@ from scoring.wording import say
 from .analysis import analyse
 from .draft import Draft
 from .screen import Screen
-from .stages import COUNTER_STAGES, MAX_COUNT, STAGE_FIELDS, STAGES, BadOp
+from .stages import COUNTER_STAGES, MAX_COUNT, STAGE_FIELDS, BadOp
 
 
 def tap(screen: Screen, op: str, form: dict[str, str], state: GameState, index: int) -> Screen:
@@ -119,15 +119,13 @@ def _apply_op(screen: Screen, op: str, form: dict[str, str]) -> None:
 
 
 def _reopen(draft: Draft, stage: str) -> None:
-    """Go back to ``stage``: it and every later stage are to do again; later choices are dropped, counts are
-    kept (the record needs a territory's buildings whatever the step: dropping them refused the tap)."""
-    stages = STAGES[draft.kind]
-    start = stages.index(stage)
-    for name in stages[start:]:
-        if name not in COUNTER_STAGES:
-            for key in STAGE_FIELDS.get(name, ()):
-                draft.event.pop(key, None)
-    draft.done = [name for name in draft.done if name in stages[:start]]
+    """Go back to ``stage`` ("Change"): only it is to do again. Every later step keeps its data and stays
+    done while it still holds once the stage is done again; one that no longer holds is made to do again
+    with the reason (:func:`scoring.entry.analysis.analyse`). A counter stage keeps its counts."""
+    if stage not in COUNTER_STAGES:
+        for key in STAGE_FIELDS.get(stage, ()):
+            draft.event.pop(key, None)
+    draft.done = [name for name in draft.done if name != stage]
     draft.partial, draft.card = {}, ""
 
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from django.test import Client
 
-from scoring.log import replay_game
+from rules.reference import FOREST_EXAMPLE
+from scoring.log import change_log, replay_game
 from scoring.models import Game
 
 from .conftest import Entry
@@ -83,7 +84,8 @@ def test_changing_the_reward_icons_keeps_the_buildings(member_client: Client, ga
     entry.tap("reopen:rewards")  # was refused: "the field 'buildings' is missing"
     assert entry.response.status_code == 200 and entry.stage == "rewards"
     entry.tap("add:rewards:green-square:-1").tap("done:rewards")
-    assert entry.stage == "buildings"
+    # Every later step is kept; the one that no longer holds (a collector took a square now gone) is redone.
+    assert entry.stage == "picks" and entry.draft["event"]["closed_by"] == "Red"
     assert entry.draft["event"]["buildings"] == {
         "White": {"farm": 1, "silo": 1},
         "Red": {"warehouse": 1},
@@ -142,3 +144,17 @@ def test_errors_and_explanations_speak_the_readers_language(member_client: Clien
     page = member_client.get(f"/games/{game.pk}/").content.decode()
     assert "Red, Yellow sont à égalité avec 2 ; Red, qui a complété le territoire (forêt), les a placés" in page
     assert "White (influence 4) prend 3 carré vert, 1 cercle vert." in page
+
+
+def test_correcting_a_past_tie_break_keeps_every_later_step_that_still_holds(member_client: Client, game: Game) -> None:
+    """Was 16 taps: "Change" threw away every later step. Now the special action and the collection stay
+    while they hold, and only what the new order changed is to do again."""
+    forest = FOREST_EXAMPLE.record["events"][0]  # type: ignore[index]
+    change_log(game, game.revision, lambda events: [forest])  # Red ordered the tie Yellow > Red
+    entry = Entry(member_client, f"/games/{game.pk}/events/0/")
+    assert entry.stage == "confirm"
+    entry.tap("reopen:order").tap("order", tie_0="0")  # two taps: Red > Yellow instead
+    assert entry.draft["event"]["order"] == ["White", "Red", "Yellow"]
+    assert entry.stage in {"picks", "confirm"}  # straight on to what is left to do
+    assert entry.draft["event"]["special_action"] == forest["special_action"]  # kept: still legal
+    assert entry.draft["event"]["picks"]["White"] == forest["picks"]["White"]  # White collects first either way
