@@ -22,7 +22,8 @@ FIELDS = st.dictionaries(
     st.sampled_from(
         ["name", "seat_1", "seat_2", "seat_3", "nugget_ladder", "promos", "code", "name_1", "name_2", "prestige_1",
          "discoveries_1", "ports_1", "houses_1", "royal_orders_1", "logbooks_1", "last_tile_by", "closer", "tokens",
-         "farm_1", "card_kind", "card_rewards", "username", "password", "user", "revision", "theme", "next"]
+         "farm_1", "card_kind", "card_rewards", "username", "password", "user", "revision", "theme", "next",
+         "claim", "free", "leave", "view"]
     ),
     ODD_TEXT,
     max_size=8,
@@ -53,6 +54,10 @@ def urls(group: Group, game: Game) -> list[tuple[str, str]]:
         ("post", "/theme/"),
         ("post", f"/games/{game.pk}/events/0/delete/"),
         ("post", f"/games/{game.pk}/finish/"),
+        ("post", f"/games/{game.pk}/seats/"),
+        ("post", f"/games/{game.pk}/drafts/1/take/"),
+        ("post", f"/games/{game.pk}/drafts/1/cancel/"),
+        ("get", f"/watch/{game.spectator_token}/live/"),
         ("get", "/helper/influence/"),
         ("get", "/helper/small-islands-tie/"),
         ("get", "/helper/sets/"),
@@ -60,7 +65,7 @@ def urls(group: Group, game: Game) -> list[tuple[str, str]]:
     ]
 
 
-@pytest.mark.parametrize("number", range(15))
+@pytest.mark.parametrize("number", range(19))
 @FUZZ
 @given(data=FIELDS)
 def test_odd_form_input_gets_an_answer_never_a_server_error(
