@@ -104,6 +104,10 @@ class Failure(Exception):
     """The robot could not go on, or the site disagrees with the rules."""
 
 
+class Skipped(Exception):
+    """An event a person cannot enter and need not: it changes nothing."""
+
+
 class Counts:
     """What one part of the game cost the person."""
 
@@ -111,9 +115,10 @@ class Counts:
         self.index, self.kind = index, kind
         self.taps = self.typed = self.scrolls = self.screens = 0
         self.server_ms = 0.0
+        self.skipped = ""
 
     def as_json(self) -> dict[str, Any]:
-        return {
+        return ({"skipped": self.skipped} if self.skipped else {}) | {
             "index": self.index,
             "type": self.kind,
             "taps": self.taps,
@@ -131,6 +136,7 @@ class Robot:
         self.page = page
         self.counts = Counts("setup", "setup")
         self.waiting = False
+        self.trace = False
         page.on("requestfinished", self._finished)
 
     def _finished(self, request: Any) -> None:
@@ -170,6 +176,8 @@ class Robot:
                 self.page.wait_for_load_state()
         finally:
             self.waiting = False
+        if self.trace:
+            print(f"  tap {role} {name!r} -> {self.page.evaluate(SCREEN) if answered else ''}", file=sys.stderr)
         if answered:
             if self.page.evaluate(SCREEN) != before or not had_form:
                 self.counts.screens += 1
@@ -226,6 +234,8 @@ def setup(robot: Robot, base: str, record: dict[str, Any]) -> None:
 def play_event(robot: Robot, event: dict[str, Any], me: str) -> None:
     """Enter one event from the game page to its Save, back on the game page."""
     kind = event["type"]
+    if kind == "adjust" and not any(event.get("rewards", {}).values()) and not event.get("nuggets"):
+        raise Skipped("a correction that changes nothing: the site refuses it, and it scores nothing")
     if kind == "territory":
         robot.tap("link", "Score a territory")
     else:
@@ -345,6 +355,11 @@ def stage_reward(robot: Robot, event: dict[str, Any], me: str) -> None:
 
 
 def stage_cards(robot: Robot, event: dict[str, Any], me: str) -> None:
+    """This phone's player's cards are proposed: another player's need "Change", then "Enter for …"."""
+    chosen = robot.page.locator("#wizard .summary[data-stage=player] strong")
+    if chosen.count() and chosen.inner_text().strip() != event["player"]:
+        robot.tap("button", "Change Player")
+        return
     for card in event.get("cards", []):
         robot.tap("button", CARD_BUTTONS[card["kind"]])
         for reward in card["rewards"]:
@@ -421,7 +436,7 @@ def summary(parts: list[Counts], territories: list[Counts]) -> dict[str, Any]:
 
 
 def play(
-    record: dict[str, Any], wanted: list[dict[str, int | str]], *, show: bool = False
+    record: dict[str, Any], wanted: list[dict[str, int | str]], *, trace: bool = False
 ) -> tuple[dict[str, Any], str | None]:
     """Play ``record`` on a fresh site; the report and the failure, if any."""
     port = free_port()
@@ -433,19 +448,21 @@ def play(
         server = serve(env, port, workers=2)
         try:
             with sync_playwright() as playwright:
-                browser = playwright.chromium.launch(
-                    executable_path=chromium_path(), args=CHROMIUM_FLAGS, headless=not show
-                )
+                browser = playwright.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_FLAGS)
                 context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
                 context.set_default_timeout(20000)
                 robot = Robot(context.new_page())
+                robot.trace = trace
                 try:
                     parts.append(robot.counts)
                     setup(robot, f"http://127.0.0.1:{port}", record)
                     for index, event in enumerate(record["events"]):
                         robot.counts = Counts(index, event["type"])
                         parts.append(robot.counts)
-                        play_event(robot, event, record["players"][0])
+                        try:
+                            play_event(robot, event, record["players"][0])
+                        except Skipped as skipped:
+                            robot.counts.skipped = str(skipped)
                     robot.counts = Counts("end", "end")
                     parts.append(robot.counts)
                     scores = finish(robot)
@@ -467,7 +484,7 @@ def play(
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     parser.add_argument("record", type=Path)
-    parser.add_argument("--show", action="store_true", help="a visible browser window")
+    parser.add_argument("--trace", action="store_true", help="each tap and the screen after it, on stderr")
     args = parser.parse_args(argv)
     try:
         record = read_json(args.record.read_text(encoding="utf-8"))
@@ -481,7 +498,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {args.record}: the new-game form cannot set {', '.join(sorted(unsupported))}", file=sys.stderr)
         return 2
     start = time.perf_counter()
-    report, failure = play(record, wanted, show=args.show)
+    report, failure = play(record, wanted, trace=args.trace)
     report = {"record": str(args.record), **report, "seconds": round(time.perf_counter() - start, 1)}
     print(json.dumps(report, indent=1))
     if failure:
