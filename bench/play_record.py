@@ -22,8 +22,10 @@ It prints JSON: the setup, each event and the end, then the totals, each with
   request start to response end; the game page's polls are left out).
 
 It exits with status 1, naming the event, when a control is missing, the site shows an error, or a
-final score differs; with status 2 when the record itself is invalid or asks for what the site cannot
-set (the new-game form has no reward or nugget supply).
+final score differs; with status 2 when the record is invalid; with status 3 when it asks for what the
+site cannot set (the new-game form has no reward or nugget supply). A correction that changes nothing
+(valid in the format, refused by the site, scoring nothing) is skipped and marked so in the output.
+The "Icons of other colours" disclosure is found by its text: a ``<summary>`` has no role Playwright knows.
 """
 
 from __future__ import annotations
@@ -193,10 +195,20 @@ class Robot:
 
     def check(self, label: str) -> None:
         """Tap a radio button or checkbox by its label (no answer from the server)."""
-        field = self.page.get_by_label(label, exact=True).locator("visible=true")
-        self._bring_into_view(field)
-        field.check()
+        self.touch(self.page.get_by_label(label, exact=True).locator("visible=true"), label, check=True)
+
+    def touch(self, target: Any, name: str, *, check: bool = False) -> None:
+        """Tap a control the page answers by itself, without the server (a radio, a disclosure)."""
+        if target.count() != 1:
+            raise Failure(f"no single visible {name!r} on {self.page.url}")
+        self._bring_into_view(target)
+        if check:
+            target.check()
+        else:
+            target.tap()
         self.counts.taps += 1
+        if self.trace:
+            print(f"  tap {name!r} (on the page)", file=sys.stderr)
 
     def stage(self) -> str:
         stage = self.page.locator("#wizard fieldset.stage")
@@ -267,10 +279,8 @@ def stage_rewards(robot: Robot, event: dict[str, Any], me: str) -> None:
     others = {reward: count for reward, count in rewards.items() if reward not in home}
     counters(robot, home)  # first: a + on a home icon closes the other colours again
     if others and not robot.page.locator("#wizard details[open]").count():
-        summary = robot.page.get_by_text("Icons of other colours", exact=True)
-        robot._bring_into_view(summary)
-        summary.tap()
-        robot.counts.taps += 1
+        # A <summary> has no ARIA role Playwright knows: found by its visible text instead.
+        robot.touch(robot.page.get_by_text("Icons of other colours", exact=True).locator("visible=true"), "summary")
     counters(robot, others)
     robot.tap("button", "Next")
 
@@ -484,6 +494,7 @@ def play(
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     parser.add_argument("record", type=Path)
+    parser.add_argument("--totals", action="store_true", help="print the totals only, not each event")
     parser.add_argument("--trace", action="store_true", help="each tap and the screen after it, on stderr")
     args = parser.parse_args(argv)
     try:
@@ -496,10 +507,12 @@ def main(argv: list[str] | None = None) -> int:
     unsupported = {"reward_supply", "nugget_supply"} & set(record.get("options", {}))
     if unsupported:
         print(f"error: {args.record}: the new-game form cannot set {', '.join(sorted(unsupported))}", file=sys.stderr)
-        return 2
+        return 3
     start = time.perf_counter()
     report, failure = play(record, wanted, trace=args.trace)
     report = {"record": str(args.record), **report, "seconds": round(time.perf_counter() - start, 1)}
+    if args.totals:
+        report = {"record": report["record"], "totals": report["totals"], "seconds": report["seconds"]}
     print(json.dumps(report, indent=1))
     if failure:
         print(f"error: {args.record}: {failure}", file=sys.stderr)
