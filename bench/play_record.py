@@ -504,9 +504,10 @@ def main(argv: list[str] | None = None) -> int:
     except (OSError, RulesError) as error:
         print(f"error: {args.record}: {error}", file=sys.stderr)
         return 2
-    unsupported = {"reward_supply", "nugget_supply"} & set(record.get("options", {}))
+    defaults = {"reward_supply": 12, "nugget_supply": 16}
+    unsupported = [key for key, value in defaults.items() if record.get("options", {}).get(key, value) != value]
     if unsupported:
-        print(f"error: {args.record}: the new-game form cannot set {', '.join(sorted(unsupported))}", file=sys.stderr)
+        print(f"error: {args.record}: the new-game form cannot set {', '.join(unsupported)}", file=sys.stderr)
         return 3
     start = time.perf_counter()
     report, failure = play(record, wanted, trace=args.trace)
