@@ -161,8 +161,9 @@ class Robot:
             target.scroll_into_view_if_needed()
             self.counts.scrolls += 1
 
-    def tap(self, role: str, name: str, within: Any = None, *, answered: bool = True) -> None:
-        """Tap the control and, if ``answered``, wait for the site's answer (a new page or a new form)."""
+    def tap(self, role: str, name: str, within: Any = None) -> None:
+        """Tap the control and wait for the site's answer (a new page or a new entry form); fail on an error
+        shown."""
         target = self.control(role, name, within)
         if not target.is_enabled():
             raise Failure(f"{role} {name!r} is disabled")
@@ -173,19 +174,18 @@ class Robot:
         try:
             target.tap()
             self.counts.taps += 1
-            if answered:
-                self.page.wait_for_function(ANSWERED, arg=had_form, timeout=20000)
-                self.page.wait_for_load_state()
+            self.page.wait_for_function(ANSWERED, arg=had_form, timeout=20000)
+            self.page.wait_for_load_state()
         finally:
             self.waiting = False
+        after = self.page.evaluate(SCREEN)
         if self.trace:
-            print(f"  tap {role} {name!r} -> {self.page.evaluate(SCREEN) if answered else ''}", file=sys.stderr)
-        if answered:
-            if self.page.evaluate(SCREEN) != before or not had_form:
-                self.counts.screens += 1
-            error = self.page.locator("#wizard .error, form .errorlist")
-            if error.count():
-                raise Failure(f"the site says: {error.first.inner_text()!r} after {name!r}")
+            print(f"  tap {role} {name!r} -> {after}", file=sys.stderr)
+        if after != before or not had_form:
+            self.counts.screens += 1
+        error = self.page.locator("#wizard .error, form .errorlist")
+        if error.count():
+            raise Failure(f"the site says: {error.first.inner_text()!r} after {name!r}")
 
     def type(self, label: str, text: str) -> None:
         field = self.page.get_by_label(label, exact=True).locator("visible=true")
