@@ -1,0 +1,37 @@
+"""The robot of ``bench/play_record.py`` plays two records through the UI on a phone and finds the site's
+final scores equal to the rules' (it starts its own site on a fresh database)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+
+
+@pytest.mark.parametrize(
+    ("record", "territories"), [("okanagan-forest-example.json", 1), ("okanagan-gifts-and-trade.json", 1)]
+)
+def test_the_robot_plays_a_record_to_the_same_final_scores(browser: Any, record: str, territories: int) -> None:
+    run = subprocess.run(
+        [sys.executable, "bench/play_record.py", f"tests/data/{record}"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert run.returncode == 0, run.stderr
+    report = json.loads(run.stdout)
+    events = json.loads((ROOT / "tests" / "data" / record).read_text())["events"]
+    assert [part["index"] for part in report["events"]] == ["setup", *range(len(events)), "end"]
+    totals = report["totals"]
+    assert totals["territories"] == territories
+    assert totals["taps"] == sum(part["taps"] for part in report["events"]) > 0
+    assert totals["territory_taps"]["min"] > 0
