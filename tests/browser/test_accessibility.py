@@ -1,6 +1,7 @@
 """Accessibility on a phone: axe-core (the engine of browsers' accessibility audits, the npm package pinned
 in package-lock.json) on every page and every stage of every kind of entry, in the light and the dark
-theme, with no serious or critical violation.
+theme, with no serious or critical violation; no page scrolls sideways at 320 px, nor the table's pages at
+200 % text size.
 """
 
 from __future__ import annotations
@@ -37,6 +38,26 @@ def serious(page: Any) -> list[str]:
         for violation in found
         if violation["impact"] in ("serious", "critical")
     ]
+
+
+def overflow(page: Any) -> str:
+    """What sticks out of the page's width (the phone's screen): empty when nothing scrolls sideways.
+
+    Measured against the screen, not ``window.innerWidth``: a phone's browser widens its layout viewport (and
+    zooms out) to fit a page too wide for it.
+    """
+    found: str = page.evaluate(
+        """(width) => {
+        if (document.documentElement.scrollWidth <= width) return "";
+        const out = [...document.querySelectorAll("body *")].filter((e) => e.getBoundingClientRect().right > width + 1);
+        const leaves = out.filter((e) => !out.some((o) => o !== e && e.contains(o)));
+        return leaves.slice(0, 4).map((e) => e.tagName.toLowerCase() + (e.className ? "." + e.className : "")
+          + " " + JSON.stringify(e.textContent.trim().slice(0, 30))).join("; ")
+          + ` (page ${document.documentElement.scrollWidth} px)`;
+        }""",
+        page.viewport_size["width"],
+    )
+    return found
 
 
 def tour(page: Any, base: str, name: str, check: Callable[[str], None], table_only: bool = False) -> None:
@@ -158,6 +179,7 @@ def tour(page: Any, base: str, name: str, check: Callable[[str], None], table_on
 
     visit(f"/games/{game.pk}/", "game")
     tap(page, "I am White")
+    expect(page.get_by_role("link", name="I am White")).to_be_visible()
     check("game, as White")
     visit(f"/games/{game.pk}/events/5/", "another player's objective cards")
     visit(f"/watch/{game.spectator_token}/", "watch")
@@ -167,6 +189,7 @@ def tour(page: Any, base: str, name: str, check: Callable[[str], None], table_on
     visit(f"/groups/{group.pk}/players/{game.seats.first().profile_id}/", "player")
     visit(f"/games/{game.pk}/finish/", "finish")
     tap(page, "End the game and score it")
+    expect(page.locator("#final")).to_be_visible()
     check("game over")
     visit(f"/watch/{game.spectator_token}/", "watch, game over")
     visit(f"/groups/{group.pk}/", "group with a game")
@@ -213,3 +236,45 @@ def test_no_page_and_no_entry_stage_has_a_serious_accessibility_violation(
     tour(page, live_server.url, f"axe-{scheme}", audit)
     context.close()
     assert not problems, "\n".join(f"{where}: {found}" for where, found in problems.items())
+
+
+def test_no_page_scrolls_sideways_at_320_px(live_server: Any, browser: Any) -> None:
+    context = browser.new_context(viewport={"width": 320, "height": 640}, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    wide: dict[str, str] = {}
+
+    def fits(where: str) -> None:
+        if excess := overflow(page):
+            wide[where] = excess
+
+    tour(page, live_server.url, "narrow", fits)
+    context.close()
+    assert not wide, "\n".join(f"{where}: {excess}" for where, excess in wide.items())
+
+
+def test_the_table_s_pages_do_not_scroll_sideways_at_200_percent_text(live_server: Any, browser: Any) -> None:
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    wide: dict[str, str] = {}
+
+    def fits(where: str) -> None:
+        # As a phone's largest text setting: every rem and em doubles (the site's sizes are all relative).
+        page.evaluate("document.documentElement.style.fontSize = '200%'")
+        if excess := overflow(page):
+            wide[where] = excess
+
+    tour(page, live_server.url, "large", fits, table_only=True)
+    context.close()
+    assert not wide, "\n".join(f"{where}: {excess}" for where, excess in wide.items())
+
+
+def test_the_group_page_s_player_links_are_targets_44_px_high(live_server: Any, phone: Any) -> None:
+    user = User.objects.create_user("tall", password="pw-tall-123")
+    group = Group.objects.create(name="Tall targets", owner=user)
+    group.members.add(user)
+    create_game(group, ("Ann", "Ben"), {}, promos=False)
+    log_in_as(phone, live_server.url, "tall")
+    phone.goto(f"{live_server.url}/groups/{group.pk}/")
+    for name in ("Ann", "Ben"):
+        box = phone.locator("#profiles").get_by_role("link", name=name, exact=True).bounding_box()
+        assert box["height"] >= 44, (name, box)
