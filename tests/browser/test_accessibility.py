@@ -269,12 +269,38 @@ def test_the_table_s_pages_do_not_scroll_sideways_at_200_percent_text(live_serve
 
 
 def test_the_group_page_s_player_links_are_targets_44_px_high(live_server: Any, phone: Any) -> None:
-    user = User.objects.create_user("tall", password="pw-tall-123")
-    group = Group.objects.create(name="Tall targets", owner=user)
-    group.members.add(user)
-    create_game(group, ("Ann", "Ben"), {}, promos=False)
-    log_in_as(phone, live_server.url, "tall")
-    phone.goto(f"{live_server.url}/groups/{group.pk}/")
+    log_in_as_owner_of_a_game(phone, live_server.url, "tall")
+    phone.locator("p.muted a").first.click()  # the group
     for name in ("Ann", "Ben"):
         box = phone.locator("#profiles").get_by_role("link", name=name, exact=True).bounding_box()
         assert box["height"] >= 44, (name, box)
+
+
+def test_the_keyboard_s_focus_stays_on_the_button_pressed_in_the_entry(live_server: Any, phone: Any) -> None:
+    log_in_as_owner_of_a_game(phone, live_server.url, "keys")
+    phone.get_by_role("link", name="Score a territory").click()
+    tap(phone, "Forest")
+    plus = phone.get_by_role("button", name="one more green square", exact=True)
+    count = phone.locator(".counter", has=plus).locator("output")
+    plus.focus()
+    phone.keyboard.press("Enter")
+    expect(count).to_have_text("1")
+    expect(plus).to_be_focused()
+    phone.keyboard.press("Enter")
+    expect(count).to_have_text("2")
+    expect(plus).to_be_focused()
+    # A stage done: the focus goes to the first control of the next one, not to the page's body.
+    phone.get_by_role("button", name="Next").focus()
+    phone.keyboard.press("Enter")
+    expect(phone.get_by_role("button", name="one less Farm Ann")).to_be_disabled()
+    expect(phone.get_by_role("button", name="one more Farm Ann")).to_be_focused()
+
+
+def log_in_as_owner_of_a_game(page: Any, base: str, name: str) -> None:
+    """``name`` logged in on ``page`` with a new game of Ann and Ben open."""
+    user = User.objects.create_user(name, password=f"pw-{name}-123")
+    group = Group.objects.create(name=f"{name}'s table", owner=user)
+    group.members.add(user)
+    game = create_game(group, ("Ann", "Ben"), {}, promos=False)
+    log_in_as(page, base, name)
+    page.goto(f"{base}/games/{game.pk}/")
