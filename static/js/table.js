@@ -64,7 +64,23 @@ document.addEventListener("htmx:beforeSwap", (event) => {
 document.addEventListener("htmx:afterSettle", () => {
   for (const id of openDetails) document.getElementById(id)?.setAttribute("open", "");
   openDetails = [];
+  announceNews();
 });
+
+// The live part is replaced whole, so it cannot be a live region itself: when the log changed (another
+// phone saved or undid an event), the polite status line outside it (#news) says briefly what the log
+// now ends with, or who won.
+let revisionShown = document.querySelector(LIVE)?.dataset.revision;
+
+function announceNews() {
+  const live = document.querySelector(LIVE);
+  const news = document.getElementById("news");
+  if (!live || !news || live.dataset.revision === revisionShown) return;
+  revisionShown = live.dataset.revision;
+  news.textContent = "";
+  const text = live.querySelector("#final .winner")?.textContent.trim() || live.dataset.news;
+  setTimeout(() => { news.textContent = text; }, 100); // emptied first: the same words are said again
+}
 document.addEventListener("visibilitychange", () => {
   const live = document.querySelector(LIVE);
   if (!document.hidden && live && window.htmx) window.htmx.trigger(live, "refresh");

@@ -16,8 +16,8 @@ from django.contrib.auth.models import User
 from playwright.sync_api import expect
 
 from scoring.helper import CALCULATORS
-from scoring.log import create_game
-from scoring.models import Group
+from scoring.log import change_log, create_game
+from scoring.models import Game, Group
 
 from .test_play_on_a_phone import more, tap
 
@@ -296,7 +296,19 @@ def test_the_keyboard_s_focus_stays_on_the_button_pressed_in_the_entry(live_serv
     expect(phone.get_by_role("button", name="one more Farm Ann")).to_be_focused()
 
 
-def log_in_as_owner_of_a_game(page: Any, base: str, name: str) -> None:
+def test_the_scoreboard_says_briefly_what_another_phone_changed(live_server: Any, phone: Any) -> None:
+    game = log_in_as_owner_of_a_game(phone, live_server.url, "news")
+    news = phone.locator("#news")
+    expect(news).to_have_attribute("role", "status")  # polite
+    expect(news).to_have_text("")
+    change_log(game, 0, lambda events: [{"type": "objectives", "player": "Ben", "cards": []}])
+    # Polled, the scoreboard is replaced; the status line outside it stays and gets the news.
+    expect(news).to_have_text("Event 0: objectives kept by Ben", timeout=15000)
+    assert phone.locator("#news").evaluate("(element) => !element.closest('#game')")
+    assert phone.locator("#game [aria-live]").count() == 0
+
+
+def log_in_as_owner_of_a_game(page: Any, base: str, name: str) -> Game:
     """``name`` logged in on ``page`` with a new game of Ann and Ben open."""
     user = User.objects.create_user(name, password=f"pw-{name}-123")
     group = Group.objects.create(name=f"{name}'s table", owner=user)
@@ -304,3 +316,4 @@ def log_in_as_owner_of_a_game(page: Any, base: str, name: str) -> None:
     game = create_game(group, ("Ann", "Ben"), {}, promos=False)
     log_in_as(page, base, name)
     page.goto(f"{base}/games/{game.pk}/")
+    return game
