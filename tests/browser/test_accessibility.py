@@ -119,6 +119,9 @@ def tour(page: Any, base: str, name: str, check: Callable[[str], None], table_on
     stage("closer")
     tap(page, "Red")
     stage("order (a tie)")
+    expect(
+        page.get_by_role("radiogroup", name="Players tie: Red, who closed the territory, chooses their order.")
+    ).to_be_visible()
     tap(page, "This order")
     stage("action")
     tap(page, "A gold nugget")
@@ -317,3 +320,4 @@ def log_in_as_owner_of_a_game(page: Any, base: str, name: str) -> Game:
     log_in_as(page, base, name)
     page.goto(f"{base}/games/{game.pk}/")
     return game
+
