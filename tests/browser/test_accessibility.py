@@ -321,3 +321,63 @@ def log_in_as_owner_of_a_game(page: Any, base: str, name: str) -> Game:
     page.goto(f"{base}/games/{game.pk}/")
     return game
 
+
+CONTRAST = """
+(pairs) => {
+  const luminance = (colour) => {
+    const [r, g, b] = colour.match(/[\\d.]+/g).slice(0, 3).map((v) => {
+      const c = Number(v) / 255;
+      return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  const ratio = (a, b) => {
+    const [x, y] = [luminance(a), luminance(b)].sort((p, q) => q - p);
+    return Math.round(((x + 0.05) / (y + 0.05)) * 100) / 100;
+  };
+  const page = getComputedStyle(document.body).backgroundColor;
+  const card = getComputedStyle(document.querySelector(".card") || document.body).backgroundColor;
+  const out = {};
+  for (const [name, selector, property, against] of pairs) {
+    const element = document.querySelector(selector);
+    const style = getComputedStyle(element);
+    const colour = style[property];
+    if (colour === "none" || /^rgba\\(.*, 0\\)$/.test(colour)) {  // no edge at all
+      out[name] = 1;
+      continue;
+    }
+    const back = against === "text" ? style.color : against === "card" ? card : page;
+    out[name] = ratio(colour, back);
+  }
+  return out;
+}
+"""
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_tokens_fields_chart_bars_and_territories_stand_out_from_the_page(
+    live_server: Any, browser: Any, scheme: str
+) -> None:
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, color_scheme=scheme)
+    page = context.new_page()
+    log_in_as_owner_of_a_game(page, live_server.url, f"contrast-{scheme}")
+    page.get_by_role("link", name="Score a territory").click()
+    forest = page.evaluate(CONTRAST, [["Forest text", ".terr-forest", "backgroundColor", "text"]])
+    assert forest["Forest text"] >= 4.5, forest
+    tap(page, "Field")
+    expect(page.locator("#wizard .token.yellow").first).to_be_visible()
+    # Charts' bars in every colour of the palette, as scoring/charts.py draws them.
+    page.evaluate(
+        """() => document.querySelector("main").insertAdjacentHTML("beforeend", '<svg class="chart">'
+        + [0, 1, 2, 3, 4, 5].map((n) => `<rect class="series-${n}" width="9" height="9"/>`).join("") + "</svg>")"""
+    )
+    pairs = [
+        ["yellow token's edge", "#wizard .token.yellow", "stroke", "page"],
+    ]
+    pairs += [[f"chart bar {n}", f".chart .series-{n}", "fill", where] for n in range(6) for where in ("page", "card")]
+    found = page.evaluate(CONTRAST, pairs)
+    page.goto(live_server.url + "/accounts/login/")
+    found |= page.evaluate(CONTRAST, [["login field's border", "#id_username", "borderTopColor", "page"]])
+    context.close()
+    low = {name: ratio for name, ratio in found.items() if ratio < 3}
+    assert not low, low
