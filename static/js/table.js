@@ -100,7 +100,7 @@ document.addEventListener("focusin", (event) => {
 document.addEventListener("htmx:beforeSwap", (event) => {
   entryAnswered = event.detail.target?.id === "wizard";
 });
-document.addEventListener("htmx:afterSettle", () => {
+document.addEventListener("htmx:afterSwap", () => {
   const wizard = document.getElementById("wizard");
   if (!entryAnswered || !entryFocus || !wizard) return;
   entryAnswered = false;

@@ -285,14 +285,17 @@ def test_the_keyboard_s_focus_stays_on_the_button_pressed_in_the_entry(live_serv
     tap(phone, "Forest")
     plus = phone.get_by_role("button", name="one more green square", exact=True)
     count = phone.locator(".counter", has=plus).locator("output")
+    settled(phone)
     plus.focus()
     phone.keyboard.press("Enter")
     expect(count).to_have_text("1")
     expect(plus).to_be_focused()
+    settled(phone)
     phone.keyboard.press("Enter")
     expect(count).to_have_text("2")
     expect(plus).to_be_focused()
     # A stage done: the focus goes to the first control of the next one, not to the page's body.
+    settled(phone)
     phone.get_by_role("button", name="Next").focus()
     phone.keyboard.press("Enter")
     expect(phone.get_by_role("button", name="one less Farm Ann")).to_be_disabled()
@@ -309,6 +312,11 @@ def test_the_scoreboard_says_briefly_what_another_phone_changed(live_server: Any
     expect(news).to_have_text("Event 0: objectives kept by Ben", timeout=15000)
     assert phone.locator("#news").evaluate("(element) => !element.closest('#game')")
     assert phone.locator("#game [aria-live]").count() == 0
+
+
+def settled(page: Any) -> None:
+    """htmx has finished with the last answer (until then, the new form is not wired up yet)."""
+    expect(page.locator(".htmx-request, .htmx-swapping, .htmx-settling")).to_have_count(0)
 
 
 def log_in_as_owner_of_a_game(page: Any, base: str, name: str) -> Game:
