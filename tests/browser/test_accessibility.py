@@ -294,6 +294,8 @@ def test_the_keyboard_s_focus_stays_on_the_button_pressed_in_the_entry(live_serv
     phone.keyboard.press("Enter")
     expect(count).to_have_text("2")
     expect(plus).to_be_focused()
+    # What a screen reader says with the button, once again focused: its count.
+    expect(phone.locator(f"#{plus.get_attribute('aria-describedby')}")).to_have_text("2")
     # A stage done: the focus goes to the first control of the next one, not to the page's body.
     settled(phone)
     phone.get_by_role("button", name="Next").focus()
