@@ -46,6 +46,8 @@ def overflow(page: Any) -> str:
     Measured against the screen, not ``window.innerWidth``: a phone's browser widens its layout viewport (and
     zooms out) to fit a page too wide for it.
     """
+    settled(page)
+    page.evaluate("document.fonts.ready")
     found: str = page.evaluate(
         """(width) => {
         if (document.documentElement.scrollWidth <= width) return "";
