@@ -28,7 +28,7 @@ typecheck: $(VENV)/.dev
 	$(BIN)/mypy --strict rules
 	$(BIN)/mypy --strict scoring okanagan_site deploy
 
-pytest: $(VENV)/.dev messages
+pytest: $(VENV)/.dev node_modules/.package-lock.json messages
 	$(BIN)/pytest -q
 
 bench: $(VENV)/.dev
@@ -61,5 +61,10 @@ $(VENV)/.dev: requirements.txt requirements-dev.txt $(VENV)/.runtime
 	$(BIN)/pip install --quiet -r requirements-dev.txt
 	touch $@
 
+# Test tools from npm (axe-core for the accessibility test), exactly as package-lock.json pins them.
+node_modules/.package-lock.json: package.json package-lock.json
+	npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
 clean:
-	rm -rf $(VENV) staticfiles run .mypy_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) node_modules staticfiles run .mypy_cache .ruff_cache .hypothesis

@@ -63,8 +63,54 @@ document.addEventListener("htmx:beforeSwap", (event) => {
 document.addEventListener("htmx:afterSettle", () => {
   for (const id of openDetails) document.getElementById(id)?.setAttribute("open", "");
   openDetails = [];
+  announceNews();
 });
+
+// The live part is replaced whole, so it cannot be a live region itself: when the log changed (another
+// phone saved or undid an event), the polite status line outside it (#news) says briefly what the log
+// now ends with, or who won.
+let revisionShown = document.querySelector(LIVE)?.dataset.revision;
+
+function announceNews() {
+  const live = document.querySelector(LIVE);
+  const news = document.getElementById("news");
+  if (!live || !news || live.dataset.revision === revisionShown) return;
+  revisionShown = live.dataset.revision;
+  news.textContent = "";
+  const text = live.querySelector("#final .winner")?.textContent.trim() || live.dataset.news;
+  setTimeout(() => { news.textContent = text; }, 100); // emptied first: the same words are said again
+}
 document.addEventListener("visibilitychange", () => {
   const live = document.querySelector(LIVE);
   if (!document.hidden && live && window.htmx) window.htmx.trigger(live, "refresh");
+});
+
+// The entry (#wizard) is replaced by the server's answer after each tap, and the keyboard's focus would
+// fall to the page's body (a screen reader then says nothing). It goes back to the control that had it
+// (the same "+", found by its name and value), or, when that one is gone or disabled (a stage done), to
+// the first control of the stage now shown.
+let entryFocus = null;
+let entryAnswered = false;
+
+document.addEventListener("focusin", (event) => {
+  const control = event.target;
+  entryFocus = control.closest && control.closest("#wizard") ? { id: control.id, name: control.name, value: control.value } : null;
+});
+document.addEventListener("htmx:beforeSwap", (event) => {
+  entryAnswered = event.detail.target?.id === "wizard";
+});
+document.addEventListener("htmx:afterSwap", () => {
+  const wizard = document.getElementById("wizard");
+  if (!entryAnswered || !entryFocus || !wizard) return;
+  entryAnswered = false;
+  if (document.activeElement && document.activeElement !== document.body && document.activeElement.isConnected) return;
+  const { id, name, value } = entryFocus;
+  let control = id ? document.getElementById(id) : null;
+  if (!control && name) {
+    control = wizard.querySelector(`[name="${CSS.escape(name)}"][value="${CSS.escape(value ?? "")}"]`);
+  }
+  if (!control || control.disabled) {
+    control = wizard.querySelector("fieldset.stage :is(button, input, select, textarea, summary):not(:disabled)");
+  }
+  control?.focus();
 });

@@ -107,8 +107,8 @@ def test_the_log_and_the_end_reach_every_phone_and_the_spectators(live_server: A
     # Maya ends round 1 on her phone; Theo's log shows it with its Undo, without a reload.
     phone.goto(f"{live_server.url}/games/{game.pk}/events/new/round_end/")
     tap(phone, "Save")
-    expect(theo.get_by_text("Event 0: end of round 1")).to_be_visible(timeout=5000)
-    expect(watcher.get_by_text("Event 0: end of round 1")).to_be_visible(timeout=5000)
+    expect(theo.locator("summary", has_text="Event 0: end of round 1")).to_be_visible(timeout=5000)
+    expect(watcher.locator("summary", has_text="Event 0: end of round 1")).to_be_visible(timeout=5000)
     theo.locator("#game details summary").first.click()
     expect(theo.get_by_role("button", name="Undo")).to_be_visible()
 
