@@ -46,6 +46,14 @@ def overflow(page: Any) -> str:
     Measured against the screen, not ``window.innerWidth``: a phone's browser widens its layout viewport (and
     zooms out) to fit a page too wide for it.
     """
+    found = _sticking_out(page)
+    if found:  # measured again once the page is still: a layout caught mid-swap (a live poll) is not a page's width
+        page.wait_for_timeout(700)
+        found = _sticking_out(page)
+    return found
+
+
+def _sticking_out(page: Any) -> str:
     settled(page)
     page.evaluate("document.fonts.ready")
     found: str = page.evaluate(
