@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import statistics
 import subprocess
 import sys
@@ -150,7 +151,10 @@ class Robot:
 
     def control(self, role: str, name: str, within: Any = None) -> Any:
         """The one visible control of ``role`` named ``name``."""
-        found = (within or self.page).get_by_role(role, name=name, exact=True).locator("visible=true")
+        scope = within or self.page
+        found = scope.get_by_role(role, name=name, exact=True).locator("visible=true")
+        if found.count() == 0:  # a token from the supply is named by its icon and how many are left: "yellow circle 12"
+            found = scope.get_by_role(role, name=re.compile(rf"^{re.escape(name)} \d+$")).locator("visible=true")
         count = found.count()
         if count != 1:
             raise Failure(f"{'no' if count == 0 else count} visible {role} {name!r} on {self.page.url}")

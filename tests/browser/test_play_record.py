@@ -17,7 +17,9 @@ ROOT = Path(__file__).resolve().parent.parent.parent
 
 
 @pytest.mark.parametrize(
-    ("record", "territories"), [("okanagan-forest-example.json", 1), ("okanagan-gifts-and-trade.json", 1)]
+    ("record", "territories"),
+    # The promo tiles: the Beaver Dam's reward is a token of the supply, named with how many are left.
+    [("okanagan-forest-example.json", 1), ("okanagan-gifts-and-trade.json", 1), ("okanagan-promo-tiles.json", 0)],
 )
 def test_the_robot_plays_a_record_to_the_same_final_scores(browser: Any, record: str, territories: int) -> None:
     run = subprocess.run(
@@ -34,4 +36,4 @@ def test_the_robot_plays_a_record_to_the_same_final_scores(browser: Any, record:
     totals = report["totals"]
     assert totals["territories"] == territories
     assert totals["taps"] == sum(part["taps"] for part in report["events"]) > 0
-    assert totals["territory_taps"]["min"] > 0
+    assert not territories or totals["territory_taps"]["min"] > 0
