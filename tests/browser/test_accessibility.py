@@ -234,51 +234,45 @@ def log_in_as(page: Any, base: str, name: str) -> None:
     expect(page.get_by_role("heading", name="Your groups")).to_be_visible()
 
 
+def findings(context: Any, base: str, name: str, look: Callable[[Any], object], table_only: bool = False) -> str:
+    """The tour on a page of ``context``, ``look(page)`` at each stop: what it found, one line per stop."""
+    page = context.new_page()
+    found: dict[str, object] = {}
+
+    def check(where: str) -> None:
+        if result := look(page):
+            found[where] = result
+
+    tour(page, base, name, check, table_only=table_only)
+    context.close()
+    return "\n".join(f"{where}: {result}" for where, result in found.items())
+
+
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_no_page_and_no_entry_stage_has_a_serious_accessibility_violation(
     live_server: Any, browser: Any, scheme: str
 ) -> None:
     context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, color_scheme=scheme)
-    page = context.new_page()
-    problems: dict[str, list[str]] = {}
-
-    def audit(where: str) -> None:
-        if found := serious(page):
-            problems[where] = found
-
-    tour(page, live_server.url, f"axe-{scheme}", audit)
-    context.close()
-    assert not problems, "\n".join(f"{where}: {found}" for where, found in problems.items())
+    problems = findings(context, live_server.url, f"axe-{scheme}", serious)
+    assert not problems, problems
 
 
 def test_no_page_scrolls_sideways_at_320_px(live_server: Any, browser: Any) -> None:
     context = browser.new_context(viewport={"width": 320, "height": 640}, is_mobile=True, has_touch=True)
-    page = context.new_page()
-    wide: dict[str, str] = {}
-
-    def fits(where: str) -> None:
-        if excess := overflow(page):
-            wide[where] = excess
-
-    tour(page, live_server.url, "narrow", fits)
-    context.close()
-    assert not wide, "\n".join(f"{where}: {excess}" for where, excess in wide.items())
+    wide = findings(context, live_server.url, "narrow", overflow)
+    assert not wide, wide
 
 
 def test_the_table_s_pages_do_not_scroll_sideways_at_200_percent_text(live_server: Any, browser: Any) -> None:
     context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
-    page = context.new_page()
-    wide: dict[str, str] = {}
 
-    def fits(where: str) -> None:
+    def overflow_at_200_percent(page: Any) -> str:
         # As a phone's largest text setting: every rem and em doubles (the site's sizes are all relative).
         page.evaluate("document.documentElement.style.fontSize = '200%'")
-        if excess := overflow(page):
-            wide[where] = excess
+        return overflow(page)
 
-    tour(page, live_server.url, "large", fits, table_only=True)
-    context.close()
-    assert not wide, "\n".join(f"{where}: {excess}" for where, excess in wide.items())
+    wide = findings(context, live_server.url, "large", overflow_at_200_percent, table_only=True)
+    assert not wide, wide
 
 
 def test_the_group_page_s_player_links_are_targets_44_px_high(live_server: Any, phone: Any) -> None:
