@@ -3,10 +3,14 @@
     .venv/bin/python bench/play_record.py RECORD.json
 
 Starts the site as in production (gunicorn, a fresh SQLite database), signs up, creates a group and a
-game with the record's players (in seat order) and options, claims the first seat ("I am …"), then
-enters every event of the record in Chromium at 390×844 (mobile, touch): it taps only visible, enabled
+game with the record's players (in seat order) and options, and seats a table of phones: the first phone
+is the first player's ("I am …"), every other player's phone opens the join link (as if it scanned the QR
+code), joins and says who it is. Then it enters every event of the record in Chromium at 390×844 (mobile,
+touch) on the phone of the player who did it (a territory on its closer's, cards, promo tiles and
+corrections on their player's, the end of round 1 on the first phone): it taps only visible, enabled
 controls found by their role and accessible name, scrolls a control into view when it is off screen, and
-never posts a form itself nor imports the record. It ends the game (confirming on the finish page) and
+never posts a form itself nor imports the record. With ``--one-phone`` every event is entered on the
+first phone (objective cards of the others through "Enter for …"). It ends the game (confirming on the finish page) and
 checks that the final scores (the ``#final`` table: Explorer, objectives, nuggets, total, rank per
 player) equal what ``rules`` scores for the record.
 
@@ -19,7 +23,10 @@ It prints JSON: the setup, each event and the end, then the totals, each with
   current stage is another one (for the collection, another collector); a + that only changes a count
   is no new screen;
 - ``server_ms``: time spent waiting for the server's answers to this event's taps (pages and form swaps,
-  request start to response end; the game page's polls are left out).
+  request start to response end; the game page's polls are left out);
+- ``phone``: the seat of the phone that entered it.
+
+The totals add each phone's share of the taps and the server's answer time per tap (median, p95, max).
 
 It exits with status 1, naming the event, when a control is missing, the site shows an error, or a
 final score differs; with status 2 when the record is invalid; with status 3 when it asks for what the
@@ -47,9 +54,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.production import free_port, prepare, production_env, serve  # noqa: E402
-from rules import RulesError  # noqa: E402
+from rules import Reward, RulesError  # noqa: E402
 from rules.reading import read_json  # noqa: E402
 from rules.record import parse_record  # noqa: E402
+from scoring.entry.stages import MAX_CHIP  # noqa: E402
 from tests.conftest import CHROMIUM_FLAGS, chromium_path  # noqa: E402
 
 TERRITORY_BUTTONS = {"forest": "Forest", "lake": "Lake", "field": "Field", "mountain": "Mountain"}
@@ -79,6 +87,7 @@ EVENT_LINKS = {
     "adjust": "Correction",
 }
 TERRITORY_COLOURS = {"forest": "green", "lake": "blue", "field": "yellow", "mountain": "black"}
+REWARD_ORDER = [reward.value for reward in Reward]
 SEAT_LABELS = ("First player", "Second player", "Third player", "Fourth player")
 PASSWORD = "robot-plays-42"
 
@@ -95,11 +104,11 @@ IN_VIEW = """(e) => {
   const r = e.getBoundingClientRect();
   return r.top >= 0 && r.bottom <= window.innerHeight && r.height > 0;
 }"""
+# A screen is what the person sees as one: a page, or the entry's screen (the territory's resolution is one
+# screen whose questions appear one below the other).
 SCREEN = """() => {
   const stage = document.querySelector('#wizard fieldset.stage');
-  if (!stage) return location.pathname;
-  const who = stage.dataset.stage === 'picks' ? (stage.querySelector('p > strong') || {}).textContent : '';
-  return location.pathname + '#' + stage.dataset.stage + ':' + who;
+  return stage ? location.pathname + '#' + stage.dataset.screen : location.pathname;
 }"""
 
 
@@ -118,7 +127,9 @@ class Counts:
         self.index, self.kind = index, kind
         self.taps = self.typed = self.scrolls = self.screens = 0
         self.server_ms = 0.0
+        self.tap_ms: list[float] = []
         self.skipped = ""
+        self.phone = 0
 
     def as_json(self) -> dict[str, Any]:
         return ({"skipped": self.skipped} if self.skipped else {}) | {
@@ -129,6 +140,7 @@ class Counts:
             "scrolls": self.scrolls,
             "screens": self.screens,
             "server_ms": round(self.server_ms, 1),
+            "phone": self.phone,
         }
 
 
@@ -140,6 +152,7 @@ class Robot:
         self.counts = Counts("setup", "setup")
         self.waiting = False
         self.trace = False
+        self.answer_ms = 0.0
         page.on("requestfinished", self._finished)
 
     def _finished(self, request: Any) -> None:
@@ -148,6 +161,7 @@ class Robot:
         timing = request.timing
         if timing["responseEnd"] > 0:
             self.counts.server_ms += timing["responseEnd"]
+            self.answer_ms += timing["responseEnd"]
 
     def control(self, role: str, name: str, within: Any = None) -> Any:
         """The one visible control of ``role`` named ``name``."""
@@ -174,7 +188,7 @@ class Robot:
         self._bring_into_view(target)
         before = self.page.evaluate(SCREEN)
         had_form = self.page.evaluate(MARK)
-        self.waiting = True
+        self.waiting, self.answer_ms = True, 0.0
         try:
             target.tap()
             self.counts.taps += 1
@@ -182,6 +196,7 @@ class Robot:
             self.page.wait_for_load_state()
         finally:
             self.waiting = False
+        self.counts.tap_ms.append(self.answer_ms)
         after = self.page.evaluate(SCREEN)
         if self.trace:
             print(f"  tap {role} {name!r} -> {after}", file=sys.stderr)
@@ -247,13 +262,21 @@ def setup(robot: Robot, base: str, record: dict[str, Any]) -> None:
     robot.tap("button", f"I am {players[0]}")
 
 
+def seat(robot: Robot, join_url: str, player: str) -> None:
+    """Another player's phone: it opens the join link (the QR code), joins the table, says who it is."""
+    robot.page.goto(join_url)
+    robot.counts.screens += 1
+    robot.tap("button", "Join this table")
+    robot.tap("button", f"I am {player}")
+
+
 def play_event(robot: Robot, event: dict[str, Any], me: str) -> None:
     """Enter one event from the game page to its Save, back on the game page."""
     kind = event["type"]
     if kind == "adjust" and not any(event.get("rewards", {}).values()) and not event.get("nuggets"):
         raise Skipped("a correction that changes nothing: the site refuses it, and it scores nothing")
     if kind == "territory":
-        robot.tap("link", "Score a territory")
+        robot.tap("link", TERRITORY_BUTTONS[event["territory"]])
     else:
         robot.tap("link", EVENT_LINKS[kind])
     for _ in range(400):
@@ -272,55 +295,64 @@ def counters(robot: Robot, bag: dict[str, int]) -> None:
             robot.tap("button", f"{sign} {reward_name(reward)}")
 
 
+def pressed(robot: Robot, name: str) -> bool:
+    return robot.control("button", name).get_attribute("aria-pressed") == "true"
+
+
+def chips(robot: Robot, bag: dict[str, int]) -> None:
+    """Tap the chip of each reward's count (past the last chip, + for each one more)."""
+    for reward, count in bag.items():
+        name = reward_name(reward)
+        if not pressed(robot, f"{min(count, MAX_CHIP)} × {name}"):
+            robot.tap("button", f"{min(count, MAX_CHIP)} × {name}")
+        for _ in range(count - MAX_CHIP):
+            robot.tap("button", f"one more {name}")
+
+
 def stage_territory(robot: Robot, event: dict[str, Any], me: str) -> None:
     robot.tap("button", TERRITORY_BUTTONS[event["territory"]])
 
 
-def stage_rewards(robot: Robot, event: dict[str, Any], me: str) -> None:
+def stage_board(robot: Robot, event: dict[str, Any], me: str) -> None:
+    """Who closed it (this phone's player is proposed), the reward icons, the buildings grid, Next."""
+    closer = robot.page.locator("#wizard [role=group][aria-labelledby=closer-label]")
+    if not pressed(robot, event["closed_by"]) if closer.count() else False:
+        robot.tap("button", event["closed_by"], closer)
     colour = TERRITORY_COLOURS[event["territory"]]
     rewards = event.get("rewards", {})
     home = {reward: count for reward, count in rewards.items() if reward.startswith(colour + "-")}
     others = {reward: count for reward, count in rewards.items() if reward not in home}
-    counters(robot, home)  # first: a + on a home icon closes the other colours again
-    if others and not robot.page.locator("#wizard details[open]").count():
+    chips(robot, home)
+    if others and not robot.page.locator("#wizard details#other-colours[open]").count():
         # A <summary> has no ARIA role Playwright knows: found by its visible text instead.
         robot.touch(robot.page.get_by_text("Icons of other colours", exact=True).locator("visible=true"), "summary")
-    counters(robot, others)
-    robot.tap("button", "Next")
-
-
-def stage_buildings(robot: Robot, event: dict[str, Any], me: str) -> None:
+    chips(robot, others)
     for player, counts in event.get("buildings", {}).items():
         for building, count in counts.items():
             for _ in range(count):
-                robot.tap("button", f"one more {BUILDING_NAMES[building]} {player}")
+                cell = robot.page.get_by_role(
+                    "button", name=re.compile(rf"^{re.escape(player)}, {BUILDING_NAMES[building]}: \d+$")
+                )
+                robot.tap("button", cell.get_attribute("aria-label") or "")
     robot.tap("button", "Next")
 
 
-def stage_closer(robot: Robot, event: dict[str, Any], me: str) -> None:
-    robot.tap("button", event["closed_by"])
-
-
 def stage_order(robot: Robot, event: dict[str, Any], me: str) -> None:
-    """Each tied group offers every order as a radio: choose the record's (the first is chosen already)."""
+    """The closer taps the tied players from first to last (the last of a group goes by itself)."""
     order = event.get("order")
     if order is None:
         raise Failure("players tie but the record gives no order")
-    groups = robot.page.locator("#wizard [role=radiogroup]")
-    for number in range(groups.count()):
-        labels = groups.nth(number).locator("label").all_inner_texts()
-        tied = set(labels[0].strip().split(" > "))
-        wanted = " > ".join(player for player in order if player in tied)
-        if wanted not in [label.strip() for label in labels]:
-            raise Failure(f"the order {wanted} is not offered")
-        if wanted != labels[0].strip():
-            robot.check(wanted)
-    robot.tap("button", "This order")
+    group = robot.page.locator("#wizard [role=group][aria-labelledby=tie-question]")
+    undecided = [name.strip() for name in group.get_by_role("button").all_inner_texts()]
+    robot.tap("button", next(player for player in order if player in undecided), group)
 
 
 def stage_lone(robot: Robot, event: dict[str, Any], me: str) -> None:
-    choice = event.get("lone_choice")
-    robot.tap("button", "The special action" if choice == "special_action" else "The rewards")
+    """The rewards, or the special action (its button is the choice too)."""
+    if event.get("lone_choice") == "rewards":
+        robot.tap("button", "The rewards")
+    else:
+        stage_action(robot, event, me)
 
 
 def stage_action(robot: Robot, event: dict[str, Any], me: str) -> None:
@@ -350,10 +382,15 @@ def stage_action(robot: Robot, event: dict[str, Any], me: str) -> None:
 
 
 def stage_picks(robot: Robot, event: dict[str, Any], me: str) -> None:
-    """The current collector takes their pick, then is done."""
-    player = robot.page.locator("#wizard fieldset.stage > p > strong").first.inner_text().strip()
-    counters(robot, event.get("picks", {}).get(player, {}))
-    robot.tap("button", f"{player} is done")
+    """The current collector's count of one kind; the turn ends by itself once nothing is left to choose."""
+    player = robot.page.locator("#wizard strong.collector").inner_text().strip()
+    pick = event.get("picks", {}).get(player, {})
+    for reward, count in pick.items():
+        name = f"take {count} {reward_name(reward)}"
+        if robot.page.get_by_role("button", name=name, exact=True).count() and not pressed(robot, name):
+            robot.tap("button", name)
+            return
+    raise Failure(f"{player}'s pick {pick} cannot be tapped")
 
 
 def stage_player(robot: Robot, event: dict[str, Any], me: str) -> None:
@@ -368,18 +405,42 @@ def stage_reward(robot: Robot, event: dict[str, Any], me: str) -> None:
     robot.tap("button", reward_name(event["reward"]))
 
 
+def same_card(card: dict[str, Any]) -> tuple[str, frozenset[str]]:
+    return card["kind"], frozenset(card["rewards"])
+
+
 def stage_cards(robot: Robot, event: dict[str, Any], me: str) -> None:
-    """This phone's player's cards are proposed: another player's need "Change", then "Enter for …"."""
+    """The cards one holds are proposed: remove those not kept, tap the icons of each new one, save."""
     chosen = robot.page.locator("#wizard .summary[data-stage=player] strong")
     if chosen.count() and chosen.inner_text().strip() != event["player"]:
         robot.tap("button", "Change Player")
         return
-    for card in event.get("cards", []):
-        robot.tap("button", CARD_BUTTONS[card["kind"]])
-        for reward in card["rewards"]:
-            robot.tap("button", reward_name(reward))
+    wanted = [same_card(card) for card in event.get("cards", [])]
+    shown = robot.page.locator("#wizard fieldset.stage .summary button")
+    for number in range(shown.count() - 1, -1, -1):
+        label = shown.nth(number).get_attribute("aria-label") or ""
+        held = next((card for card in wanted if label == card_label(card)), None)
+        if held is None:
+            robot.tap("button", label)
+            return
+        wanted.remove(held)
+    if robot.page.get_by_role("button", name="Add this card", exact=True).count():
         robot.tap("button", "Add this card")
-    robot.tap("button", "These are the cards kept")
+        return
+    if wanted:
+        for reward in sorted(wanted[0][1], key=REWARD_ORDER.index):
+            robot.tap("button", reward_name(reward))
+        if len(wanted) > 1:
+            robot.tap("button", "Add this card")
+            return
+    robot.tap("button", "Save these cards")
+
+
+def card_label(card: tuple[str, frozenset[str]]) -> str:
+    """The name of a card's Remove button."""
+    kind, rewards = card
+    icons = " ".join(reward_name(reward) for reward in sorted(rewards, key=REWARD_ORDER.index))
+    return f"Remove {CARD_BUTTONS[kind]} {icons}"
 
 
 def stage_changes(robot: Robot, event: dict[str, Any], me: str) -> None:
@@ -389,7 +450,7 @@ def stage_changes(robot: Robot, event: dict[str, Any], me: str) -> None:
         robot.tap("button", f"{'one more' if nuggets > 0 else 'one less'} Gold nuggets")
     if event.get("note"):
         robot.type("Why (optional)", event["note"])
-    robot.tap("button", "Next")
+    robot.tap("button", "Save")
 
 
 def stage_confirm(robot: Robot, event: dict[str, Any], me: str) -> None:
@@ -398,9 +459,7 @@ def stage_confirm(robot: Robot, event: dict[str, Any], me: str) -> None:
 
 STAGES = {
     "territory": stage_territory,
-    "rewards": stage_rewards,
-    "buildings": stage_buildings,
-    "closer": stage_closer,
+    "board": stage_board,
     "order": stage_order,
     "lone": stage_lone,
     "action": stage_action,
@@ -437,25 +496,50 @@ def expected_scores(path: Path) -> list[dict[str, int | str]]:
 
 def summary(parts: list[Counts], territories: list[Counts]) -> dict[str, Any]:
     taps = [part.taps for part in territories]
+    events = [part for part in parts if isinstance(part.index, int)]
+    event_taps = sum(part.taps for part in events)
+    by_phone: dict[int, int] = {}
+    for part in events:
+        by_phone[part.phone] = by_phone.get(part.phone, 0) + part.taps
+    answers = sorted(ms for part in events for ms in part.tap_ms)
     return {
         "taps": sum(part.taps for part in parts),
         "typed": sum(part.typed for part in parts),
         "scrolls": sum(part.scrolls for part in parts),
         "screens": sum(part.screens for part in parts),
         "server_ms": round(sum(part.server_ms for part in parts), 1),
-        "event_taps": sum(part.taps for part in parts if isinstance(part.index, int)),
+        "event_taps": event_taps,
+        "event_taps_by_phone": {str(phone): taps for phone, taps in sorted(by_phone.items())},
+        "busiest_phone_share": round(max(by_phone.values()) / event_taps, 3) if event_taps else 0,
         "territories": len(taps),
         "territory_taps": ({"min": min(taps), "median": statistics.median(taps), "max": max(taps)} if taps else None),
+        "territory_screens_max": max((part.screens for part in territories), default=0),
+        "answer_ms_per_tap": (
+            {
+                "median": round(statistics.median(answers), 1),
+                "p95": round(answers[max(0, -(-len(answers) * 95 // 100) - 1)], 1),
+                "max": round(answers[-1], 1),
+            }
+            if answers
+            else None
+        ),
     }
 
 
+def actor(record: dict[str, Any], event: dict[str, Any]) -> int:
+    """The seat of the phone an event is entered on: the closer's, the player's, else the first."""
+    name = event.get("closed_by", event.get("player"))
+    return record["players"].index(name) if name in record["players"] else 0
+
+
 def play(
-    record: dict[str, Any], wanted: list[dict[str, int | str]], *, trace: bool = False
+    record: dict[str, Any], wanted: list[dict[str, int | str]], *, trace: bool = False, one_phone: bool = False
 ) -> tuple[dict[str, Any], str | None]:
     """Play ``record`` on a fresh site; the report and the failure, if any."""
     port = free_port()
     parts: list[Counts] = []
     failure: str | None = None
+    base = f"http://127.0.0.1:{port}"
     with tempfile.TemporaryDirectory() as folder:
         env = production_env(f"sqlite:///{folder}/robot.sqlite3")
         prepare(env)
@@ -463,20 +547,38 @@ def play(
         try:
             with sync_playwright() as playwright:
                 browser = playwright.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_FLAGS)
-                context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
-                context.set_default_timeout(20000)
-                robot = Robot(context.new_page())
-                robot.trace = trace
+
+                def phone() -> Robot:
+                    context = browser.new_context(
+                        viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True
+                    )
+                    context.set_default_timeout(20000)
+                    robot = Robot(context.new_page())
+                    robot.trace = trace
+                    return robot
+
+                phones = [phone()]
+                robot = phones[0]
                 try:
                     parts.append(robot.counts)
-                    setup(robot, f"http://127.0.0.1:{port}", record)
+                    setup(robot, base, record)
+                    if not one_phone:
+                        join_url = robot.page.locator("a.url").first.inner_text().strip()
+                        for player in record["players"][1:]:
+                            phones.append(phone())
+                            phones[-1].counts = robot.counts
+                            seat(phones[-1], join_url, player)
                     for index, event in enumerate(record["events"]):
+                        seat_number = 0 if one_phone else actor(record, event)
+                        robot = phones[seat_number]
                         robot.counts = Counts(index, event["type"])
+                        robot.counts.phone = seat_number
                         parts.append(robot.counts)
                         try:
-                            play_event(robot, event, record["players"][0])
+                            play_event(robot, event, record["players"][seat_number])
                         except Skipped as skipped:
                             robot.counts.skipped = str(skipped)
+                    robot = phones[0]
                     robot.counts = Counts("end", "end")
                     parts.append(robot.counts)
                     scores = finish(robot)
@@ -500,6 +602,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("record", type=Path)
     parser.add_argument("--totals", action="store_true", help="print the totals only, not each event")
     parser.add_argument("--trace", action="store_true", help="each tap and the screen after it, on stderr")
+    parser.add_argument("--one-phone", action="store_true", help="enter every event on the first phone")
     args = parser.parse_args(argv)
     try:
         record = read_json(args.record.read_text(encoding="utf-8"))
@@ -514,7 +617,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {args.record}: the new-game form cannot set {', '.join(unsupported)}", file=sys.stderr)
         return 3
     start = time.perf_counter()
-    report, failure = play(record, wanted, trace=args.trace)
+    report, failure = play(record, wanted, trace=args.trace, one_phone=args.one_phone)
     report = {"record": str(args.record), **report, "seconds": round(time.perf_counter() - start, 1)}
     if args.totals:
         report = {"record": report["record"], "totals": report["totals"], "seconds": report["seconds"]}

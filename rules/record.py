@@ -6,7 +6,7 @@ events are legal in the game's state is checked when they are replayed (:mod:`ru
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import ClassVar, Final
@@ -192,6 +192,30 @@ class ObjectiveCard:
     def to_json(self) -> dict[str, object]:
         """The card as the record's JSON object."""
         return {"kind": self.kind.value, "rewards": [reward.value for reward in self.rewards]}
+
+
+def card_of_rewards(rewards: Sequence[Reward]) -> ObjectiveCard:
+    """The objective card that shows ``rewards``: its kind follows from them, since the kinds never overlap
+    (one reward: a specific card; two or more of one colour: a territory card; of one shape: a shape card).
+
+    Raises :class:`RecordError` when no card shows them.
+    """
+    rewards = tuple(reward for reward in Reward if reward in rewards)
+    if len(rewards) == 1:
+        kind = ObjectiveKind.SPECIFIC
+    elif len({reward.colour for reward in rewards}) == 1:
+        kind = ObjectiveKind.TERRITORY
+    elif len({reward.shape for reward in rewards}) == 1:
+        kind = ObjectiveKind.SHAPE
+    else:
+        raise RecordError(
+            Message(_("a card shows 1 reward, or rewards all of one colour, or all of one shape")), ("cards",)
+        )
+    card = ObjectiveCard(kind, rewards)
+    problem = check_card(card)
+    if problem:
+        raise RecordError(problem, ("cards",))
+    return card
 
 
 def check_card(card: ObjectiveCard) -> Message | None:

@@ -34,6 +34,18 @@ def describe_bag(bag: Bag) -> str:
 
 
 @dataclass(frozen=True)
+class TieOrder:
+    """The closer's tie-break as entered so far (see :meth:`InfluenceReport.tie_order`)."""
+
+    chosen: tuple[str, ...]
+    """The tied players put in order so far, first first."""
+    undecided: tuple[str, ...]
+    """The tied players still to put in order (empty when the order is complete)."""
+    order: tuple[str, ...] | None
+    """The whole order of influence once every tie is decided, else ``None``."""
+
+
+@dataclass(frozen=True)
 class InfluenceReport:
     """Influence in a completed territory, and what the closer must still decide."""
 
@@ -59,6 +71,27 @@ class InfluenceReport:
     def default_order(self) -> tuple[str, ...]:
         """Most to least influence, tied players in seat order (the order when nobody ties)."""
         return tuple(player for level in self.levels for player in level)
+
+    def tie_order(self, chosen: Sequence[str]) -> TieOrder:
+        """The order of influence as far as the closer has put the tied players in order, tapping them from
+        first to last in ``chosen``: each tied group in the order tapped, its last player placed by itself.
+
+        Raises :class:`RecordError` when ``chosen`` names a player who is not tied, or one twice.
+        """
+        tied = {player for level in self.ties for player in level}
+        for number, player in enumerate(chosen):
+            if player not in tied or player in chosen[:number]:
+                raise RecordError(
+                    Message(_("{player} is not among the tied players still to order"), player=player), ("order",)
+                )
+        order: list[str] = []
+        undecided: list[str] = []
+        for level in self.levels:
+            rest = [player for player in level if player not in chosen]
+            order += [player for player in chosen if player in level] + rest
+            if len(rest) > 1:
+                undecided += rest
+        return TieOrder(tuple(chosen), tuple(undecided), None if undecided else tuple(order))
 
     def check_order(self, order: Sequence[str] | None) -> tuple[tuple[str, ...], tuple[Step, ...]]:
         """Validate the order of influence (``None`` when nobody ties); the order and its steps."""
@@ -244,6 +277,26 @@ class CollectionTurn:
             for reward, count in self.left.items()
             if room > 0 and count - partial.get(reward, 0) > 0
         }
+
+    def settled(self, partial: Bag) -> dict[Reward, int] | None:
+        """The whole pick once nothing is left to choose after ``partial`` (tapped so far), else ``None``.
+
+        Nothing is left to choose when the entitlement is reached, when the rest of it is everything still in
+        the pool, or when only one kind is still in the pool. With ``partial`` empty: whether the turn offers
+        any choice at all.
+        """
+        rest = {reward: count - partial.get(reward, 0) for reward, count in self.left.items()}
+        rest = {reward: count for reward, count in rest.items() if count > 0}
+        room = self.may_take - sum(partial.values())
+        pick = {reward: count for reward, count in partial.items() if count}
+        if room == 0:
+            return pick
+        if room == sum(rest.values()) or len(rest) == 1:
+            for reward, count in rest.items():
+                taken = min(count, room)
+                pick[reward], room = pick.get(reward, 0) + taken, room - taken
+            return pick
+        return None
 
 
 @dataclass(frozen=True)

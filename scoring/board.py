@@ -8,7 +8,7 @@ from django.http import HttpRequest
 from django.urls import reverse
 from django.utils.translation import get_language, gettext
 
-from rules import OkanaganResult, RecordError, Reward, Section, explorer_sets, score_sheet
+from rules import OkanaganResult, RecordError, Reward, Section, Territory, explorer_sets, score_sheet
 from rules.components import BUILDINGS_PER_ROUND
 from rules.okanagan import event_section
 from rules.record import ObjectivesEvent
@@ -104,6 +104,7 @@ def game_context(request: HttpRequest, game: Game, *, member: bool, spectator: b
             for outcome in result.state.log
         ][::-1],
         "event_kinds": [kind for kind in EVENT_KINDS if game.promos or kind not in PROMO_KINDS],
+        "territories": list(Territory),
         "entering": drafts.entering(game, "" if spectator else known_phone(request)) if game.is_playing else [],
         "final": None if game.is_playing else final_context(result),
     }

@@ -3,7 +3,6 @@ there; a stage that no longer holds after another phone's change is to do again,
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Callable
 from typing import Any
 
@@ -80,24 +79,20 @@ def _territory(screen: Screen, state: GameState, index: int) -> Screen:
     base = {key: value for key, value in event.items() if key not in {"special_action", "picks"}}
     # The counts so far are checked by the record parser (the closer is not known yet: any player will do).
     parsed = _territory_event(players, {"closed_by": players[0]} | base, index)
-    for stage, present in (
-        ("rewards", "rewards" in draft.done),
-        ("buildings", "buildings" in draft.done),
-        ("closer", "closed_by" in event),
-    ):
-        if not present:
-            return screen.at(stage)
-        screen.passed.append(stage)
     report = assess_influence(players, parsed.territory, parsed.closed_by, parsed.buildings)
-    screen.report = report
-    screen.ties = [list(itertools.permutations(level)) for level in report.ties]
+    screen.report = report  # shown live while the buildings are entered
+    if "board" not in draft.done or "closed_by" not in event:
+        return screen.at("board")
+    screen.passed.append("board")
     if report.ties:
         if "order" not in event:
+            screen.tie = report.tie_order(draft.chosen)
             return screen.at("order")
         screen.passed.append("order")
     order, _steps = report.check_order(parsed.order) if report.influence else ((), ())
     if report.lone is not None:
         if "lone_choice" not in event:
+            screen.options = special_action_options(state, report.lone, collects=False)
             return screen.at("lone")
         screen.passed.append("lone")
     recipient, _steps = special_action_recipient(report, order, parsed.lone_choice)
@@ -113,11 +108,11 @@ def _territory(screen: Screen, state: GameState, index: int) -> Screen:
     wrong = _hold_picks(draft, prepared.plan, picks)
     if wrong is not None:
         screen.error, screen.repaired = wrong.message, True
+    turn = _settle_picks(draft, prepared.plan, picks)
     screen.collecting = [
         (turn.player, turn.may_take, {reward.value: count for reward, count in picks.get(turn.player, {}).items()})
         for turn in prepared.plan.turns(picks)
     ]
-    turn = prepared.plan.next_turn(picks)
     if turn is not None:
         screen.turn = turn
         screen.allowed = turn.still_allowed(parse_bag(draft.partial, ("picks", turn.player)) if draft.partial else {})
@@ -125,6 +120,22 @@ def _territory(screen: Screen, state: GameState, index: int) -> Screen:
     if prepared.plan.collectors:
         screen.passed.append("picks")
     return _confirm(screen, state, index)
+
+
+def _settle_picks(draft: Draft, plan: CollectionPlan, picks: dict[str, dict[Reward, int]]) -> CollectionTurn | None:
+    """Fill in every pick that leaves nothing to choose (``rules`` says when: :meth:`CollectionTurn.settled`),
+    the current collector's included once their taps decide it; the turn still to pick, if any."""
+    while (turn := plan.next_turn(picks)) is not None:
+        partial = parse_bag(draft.partial, ("picks", turn.player)) if draft.partial else {}
+        pick = turn.settled(partial)
+        if pick is None:
+            return turn
+        picks[turn.player] = pick
+        draft.event.setdefault("picks", {})[turn.player] = {
+            reward.value: pick[reward] for reward in Reward if pick.get(reward)
+        }
+        draft.partial = {}
+    return None
 
 
 def _hold_picks(draft: Draft, plan: CollectionPlan, picks: dict[str, dict[Reward, int]]) -> RulesError | None:

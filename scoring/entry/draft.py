@@ -44,6 +44,8 @@ class Draft:
     original: dict[str, Any] | None = None
     """For an edit: the event as it was in the log when the edit began (to tell whether another phone
     changed it meanwhile); ``None`` for a new event."""
+    chosen: list[str] = field(default_factory=list)
+    """The tied players the closer has put in order so far, first first (territory)."""
 
     @property
     def kind(self) -> str:
@@ -60,6 +62,7 @@ class Draft:
             "partial": self.partial,
             "card": self.card,
             "original": self.original,
+            "chosen": self.chosen,
         }
 
     @classmethod
@@ -88,7 +91,9 @@ class Draft:
             if not isinstance(data, dict):
                 raise TypeError
             # A page rendered before edits carried their original has none: it is then not checked.
-            draft = cls(data["event"], data["done"], data["partial"], data["card"], data.get("original"))
+            draft = cls(
+                data["event"], data["done"], data["partial"], data["card"], data.get("original"), data.get("chosen", [])
+            )
         except (KeyError, TypeError) as error:
             raise BadOp(_("The form was damaged; start again.")) from error
         shapes = _field_shapes(frozenset(players))
@@ -99,6 +104,7 @@ class Draft:
             and _is_bag(draft.partial)
             and (draft.card == "" or _is_one_of(draft.card, OBJECTIVE_KINDS))
             and (draft.original is None or _is_event(draft.original, shapes))
+            and _is_list_of(draft.chosen, frozenset(players))
         ):
             raise BadOp(_("The form was damaged; start again."))
         return draft
@@ -106,7 +112,12 @@ class Draft:
     def copy(self) -> Draft:
         """A deep copy, to change without changing this one."""
         return Draft(
-            copy.deepcopy(self.event), list(self.done), dict(self.partial), self.card, copy.deepcopy(self.original)
+            copy.deepcopy(self.event),
+            list(self.done),
+            dict(self.partial),
+            self.card,
+            copy.deepcopy(self.original),
+            list(self.chosen),
         )
 
 

@@ -6,16 +6,18 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rules import (
+    Building,
     CollectionTurn,
     EventOutcome,
     InfluenceReport,
     Reward,
     SpecialActionOptions,
     Territory,
+    TieOrder,
 )
 
 from .draft import Draft
-from .stages import STAGES
+from .stages import MAX_CHIP, SCREENS, STAGES
 
 
 @dataclass
@@ -29,8 +31,8 @@ class Screen:
     typed_note: str = ""
     """A correction's note as typed, shown again when the tap was refused, so that nothing typed is lost."""
     report: InfluenceReport | None = None
-    ties: list[list[tuple[str, ...]]] = field(default_factory=list)
-    """For each tied group, every order the closer may choose."""
+    tie: TieOrder | None = None
+    """The closer's tie-break as tapped so far, while it is being entered."""
     recipient: str | None = None
     options: SpecialActionOptions | None = None
     collecting: list[tuple[str, int, dict[str, int]]] = field(default_factory=list)
@@ -51,6 +53,11 @@ class Screen:
     @property
     def stages(self) -> tuple[str, ...]:
         return STAGES[self.draft.kind]
+
+    @property
+    def screen_name(self) -> str:
+        """What the person sees as one screen: the stages of the territory's resolution share one."""
+        return SCREENS.get(self.stage, self.stage)
 
     def at(self, stage: str) -> Screen:
         self.stage = stage
@@ -82,6 +89,39 @@ class Screen:
         """The other nine kinds, shown on demand (tiles can show icons of other colours)."""
         home = self.home_rewards
         return [reward for reward in Reward if reward not in home]
+
+    @property
+    def chips(self) -> range:
+        """The counts a reward icon's chips offer (more: its + button)."""
+        return range(1, MAX_CHIP + 1)
+
+    @property
+    def building_rows(self) -> list[tuple[int, str, list[tuple[Building, int]], int]]:
+        """The buildings grid: for each player, their seat, name, count of each building type, influence."""
+        buildings = self.event.get("buildings", {})
+        influence = self.report.influence if self.report else {}
+        return [
+            (
+                seat,
+                player,
+                [(kind, buildings.get(player, {}).get(kind.value, 0)) for kind in Building],
+                influence.get(player, 0),
+            )
+            for seat, player in enumerate(self.players)
+        ]
+
+    @property
+    def pick_rows(self) -> list[tuple[Reward, int, int, range]]:
+        """The current collector's choice: each kind in the pool, how many are left, how many they took, and
+        the counts its chips offer."""
+        if self.turn is None:
+            return []
+        partial = self.draft.partial
+        return [
+            (reward, left, partial.get(reward.value, 0), range(1, min(left, self.turn.may_take) + 1))
+            for reward, left in self.turn.left.items()
+            if left
+        ]
 
     @property
     def all_rewards(self) -> list[Reward]:

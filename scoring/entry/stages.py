@@ -24,9 +24,9 @@ LONE_CHOICES = frozenset(choice.value for choice in LoneChoice)
 ACTIONS = frozenset(kind.value for kind in SpecialActionKind)
 SHAPES = frozenset(shape.value for shape in Shape)
 # Stages of counters: going back to one, or to an earlier stage, keeps their counts.
-COUNTER_STAGES = {"rewards", "buildings", "changes", "cards"}
+COUNTER_STAGES = {"board", "changes", "cards"}
 STAGES = {
-    "territory": ("territory", "rewards", "buildings", "closer", "order", "lone", "action", "picks", "confirm"),
+    "territory": ("territory", "board", "order", "lone", "action", "picks", "confirm"),
     "volcano": ("player", "action", "confirm"),
     "beaver_dam": ("player", "reward", "confirm"),
     "objectives": ("player", "cards", "confirm"),
@@ -36,9 +36,7 @@ STAGES = {
 # The event fields each stage fills: reopening a stage clears the fields of the stages after it.
 STAGE_FIELDS = {
     "territory": ("territory",),
-    "rewards": ("rewards",),
-    "buildings": ("buildings",),
-    "closer": ("closed_by",),
+    "board": ("rewards", "buildings", "closed_by"),
     "order": ("order",),
     "lone": ("lone_choice",),
     "action": ("special_action",),
@@ -48,6 +46,13 @@ STAGE_FIELDS = {
     "cards": ("cards",),
     "changes": ("rewards", "nuggets", "note"),
 }
+
+
+# What the person sees as one screen: the stages of a screen appear one below the other on it, each
+# answered one folding into a line, instead of replacing the page.
+SCREENS = {"order": "resolve", "lone": "resolve", "action": "resolve", "picks": "resolve", "confirm": "resolve"}
+MAX_CHIP = 4
+"""The largest count a chip offers for the reward icons of one kind in a territory (more: tap + again)."""
 
 
 class BadOp(Exception):

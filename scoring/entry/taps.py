@@ -10,16 +10,17 @@ from django.utils.translation import gettext as _
 from rules import (
     Building,
     GameState,
-    ObjectiveKind,
     Reward,
     RulesError,
     SpecialActionKind,
     Territory,
     apply_special_action,
+    card_of_rewards,
     normal_text,
     note_problem,
     parse_special_action,
 )
+from rules.components import whole_game_buildings
 from scoring.http import posted_whole
 from scoring.wording import say
 
@@ -78,40 +79,37 @@ def _apply_op(screen: Screen, op: str, form: dict[str, str]) -> None:
             event["lone_choice"] = value
         case "set", ["reward", value]:
             event["reward"] = _choice(value, Reward)
+        case "count", ["rewards", reward, count]:
+            _set_count(
+                event.setdefault("rewards", {}), _choice(reward, Reward), _bounded(posted_whole(count), signed=False)
+            )
         case "add", ["rewards", reward, step]:
             _add(event.setdefault("rewards", {}), _choice(reward, Reward), _step(step), signed=draft.kind == "adjust")
         case "add", ["nuggets", step]:
             event["nuggets"] = _bounded(event.get("nuggets", 0) + _step(step), signed=True)
-        case "add", ["buildings", player, building, step]:
-            name = _player(screen, player)
-            counts = event.setdefault("buildings", {}).setdefault(name, {})
-            _add(counts, _choice(building, Building), _step(step), signed=False)
-            if not counts:
-                del event["buildings"][name]
-        case "order", []:
-            _choose_order(screen, form)
+        case "cycle", ["buildings", player, building]:
+            _cycle_building(screen, _player(screen, player), Building(_choice(building, Building)))
+        case "tie", ["clear"]:
+            draft.chosen = []
+        case "tie", [seat]:
+            _tie(screen, _player(screen, seat))
         case "action", ["none"]:
             event.pop("special_action", None)
+            _choose_action(screen)
             draft.done.append("action")
         case "action", [kind]:
+            _choose_action(screen)
             event["special_action"] = {"action": _choice(kind, SpecialActionKind)}
         case "detail", [key, value]:
             _detail(screen, key, value)
-        case "pick", [reward, step]:
-            if _step(step) > 0 and not screen.allowed.get(Reward(_choice(reward, Reward))):
-                player = screen.turn.player if screen.turn else ""
-                raise BadOp(_("%(player)s may not take another of these.") % {"player": player})
-            _add(draft.partial, _choice(reward, Reward), _step(step), signed=False)
-        case "card", ["kind", kind]:
-            draft.card, draft.partial = _choice(kind, ObjectiveKind), {}
+        case "take", [reward, count]:
+            _take(screen, Reward(_choice(reward, Reward)), _bounded(posted_whole(count), signed=False))
         case "card", ["toggle", reward]:
             key = _choice(reward, Reward)
             if draft.partial.pop(key, None) is None:
                 draft.partial[key] = 1
-        case "card", ["add"] if draft.card:
-            rewards = [reward.value for reward in Reward if reward.value in draft.partial]
-            event.setdefault("cards", []).append({"kind": draft.card, "rewards": rewards})
-            draft.card, draft.partial = "", {}
+        case "card", ["add"] if draft.partial:
+            _add_card(draft)
         case "card", ["remove", number] if 0 <= posted_whole(number) < len(event.get("cards", [])):
             del event["cards"][int(number)]
         case _:
@@ -126,7 +124,7 @@ def _reopen(draft: Draft, stage: str) -> None:
         for key in STAGE_FIELDS.get(stage, ()):
             draft.event.pop(key, None)
     draft.done = [name for name in draft.done if name != stage]
-    draft.partial, draft.card = {}, ""
+    draft.partial, draft.card, draft.chosen = {}, "", []
 
 
 def _mark_done(screen: Screen, stage: str, form: dict[str, str]) -> None:
@@ -151,23 +149,73 @@ def _mark_done(screen: Screen, stage: str, form: dict[str, str]) -> None:
             raise BadOp(_("Change at least one count."))
     if stage == "action" and "special_action" not in draft.event:
         raise BadOp(_("Choose an action first."))
+    if stage == "board" and "closed_by" not in draft.event:
+        raise BadOp(_("Who closed the territory? Tap their name."))
     if stage == "cards":
+        if draft.partial:  # the card being tapped is kept too
+            _add_card(draft)
         draft.event.setdefault("cards", [])  # no card kept is a choice too
     draft.done.append(stage)
 
 
-def _choose_order(screen: Screen, form: dict[str, str]) -> None:
-    report = screen.report
-    if report is None or not report.ties:
-        raise BadOp(_("Nobody ties here."))
-    chosen: dict[str, int] = {}
-    for number, orders in enumerate(screen.ties):
-        picked = posted_whole(form.get(f"tie_{number}", "0"), 0)
-        match = orders[picked] if picked < len(orders) else orders[0]
-        chosen |= {player: position for position, player in enumerate(match)}
-    screen.event["order"] = sorted(
-        report.default_order, key=lambda player: (-report.influence[player], chosen.get(player, 0))
+def _set_count(counts: dict[str, int], key: str, count: int) -> None:
+    """A chip: the counter becomes ``count``; tapping the chip of its count again makes it 0."""
+    _add(counts, key, (0 if counts.get(key) == count else count) - counts.get(key, 0), signed=False)
+
+
+def _cycle_building(screen: Screen, player: str, building: Building) -> None:
+    """One more of ``building`` for ``player``; past what a player has in a whole game, back to none."""
+    counts = screen.event.setdefault("buildings", {}).setdefault(player, {})
+    most = whole_game_buildings(len(screen.players))[building]
+    _add(
+        counts,
+        building.value,
+        (counts.get(building.value, 0) + 1) % (most + 1) - counts.get(building.value, 0),
+        signed=False,
     )
+    if not counts:
+        del screen.event["buildings"][player]
+
+
+def _tie(screen: Screen, player: str) -> None:
+    """The closer puts ``player`` next in the order of the tied players; once ``rules`` says the order is
+    complete (the last of each tied group goes by itself), it is the event's order."""
+    report = screen.report
+    if report is None or not report.ties or "order" in screen.event:
+        raise BadOp(_("Nobody ties here."))
+    try:
+        tie = report.tie_order([*screen.draft.chosen, player])
+    except RulesError as error:
+        raise BadOp(say(error.message)) from error
+    if tie.order is None:
+        screen.draft.chosen = list(tie.chosen)
+    else:
+        screen.event["order"], screen.draft.chosen = list(tie.order), []
+
+
+def _choose_action(screen: Screen) -> None:
+    """Choosing an action where a lone player is asked is their choice of the special action too."""
+    if screen.stage == "lone":
+        screen.event["lone_choice"] = "special_action"
+
+
+def _take(screen: Screen, reward: Reward, count: int) -> None:
+    """The current collector takes ``count`` of ``reward`` (the same count again: none)."""
+    had = screen.draft.partial.get(reward.value, 0)
+    if count != had and count > had + screen.allowed.get(reward, 0):
+        player = screen.turn.player if screen.turn else ""
+        raise BadOp(_("%(player)s may not take another of these.") % {"player": player})
+    _set_count(screen.draft.partial, reward.value, count)
+
+
+def _add_card(draft: Draft) -> None:
+    """The card whose icons were tapped joins the cards kept (its kind follows from the icons)."""
+    try:
+        card = card_of_rewards([Reward(reward) for reward in draft.partial])
+    except RulesError as error:
+        raise BadOp(say(error.message)) from error
+    draft.event.setdefault("cards", []).append(card.to_json())
+    draft.partial = {}
 
 
 def _detail(screen: Screen, key: str, value: str) -> None:

@@ -46,9 +46,24 @@ def event_new(request: HtmxHttpRequest, game_id: int, kind: str) -> HttpResponse
     if kind not in EVENT_KINDS or (kind in PROMO_KINDS and not game.promos) or not game.is_playing:
         raise Http404
     me = my_seat(request, game)
-    if kind == "objectives" and me is not None:  # a player enters their own cards on their own phone
-        return _entry(request, game, Draft({"type": kind, "player": me.name}), None)
-    return _entry(request, game, Draft.new(kind), None)
+    return _entry(request, game, _start(game, kind, me.name if me else "", request.GET.get("territory", "")), None)
+
+
+def _start(game: Game, kind: str, me: str, territory: str) -> Draft:
+    """A new entry of ``kind`` on the phone of ``me`` (``""``: a phone that is nobody at the table): a
+    territory chosen on the game page, closed by this phone's player; one's own objective cards, starting
+    from the cards one holds (after round 1, one keeps 3 of 5: often most of them); a promo tile or a
+    correction for this phone's player."""
+    if kind == "territory" and territory in Territory._value2member_map_:
+        event = {"type": kind, "territory": territory, "rewards": {}, "buildings": {}}
+        return Draft(event | ({"closed_by": me} if me else {}))
+    if kind == "objectives" and me:
+        state, _index = _state_before(game, None)
+        cards = [card.to_json() for card in state.holdings[me].objectives]
+        return Draft({"type": kind, "player": me} | ({"cards": cards} if cards else {}))
+    if kind in {"volcano", "beaver_dam", "adjust"} and me:  # most often one's own: "Change" otherwise
+        return Draft({"type": kind, "player": me})
+    return Draft.new(kind)
 
 
 @require_http_methods(["GET", "POST"])
@@ -105,6 +120,10 @@ def _entry(request: HtmxHttpRequest, game: Game, start: Draft, editing: int | No
             "again; if not, cancel this entry."
         )
     elif op == "save" and not stale:
+        if screen.stage != "confirm":  # "Save" on the last step is that step done, then saved
+            screen = tap(
+                screen, f"done:{screen.stage}", {key: request.POST.get(key, "") for key in request.POST}, state, index
+            )
         saved = _save(request, game, screen, editing, mine)
         if isinstance(saved, HttpResponse):
             return saved

@@ -16,34 +16,29 @@ def enter_forest(client: Client, game: Game, *, htmx: bool = False) -> Entry:
     entry = Entry(client, f"/games/{game.pk}/events/new/territory/")
     assert entry.stage == "territory"
     entry.tap("set:territory:forest", htmx=htmx)
-    assert entry.stage == "rewards"
-    entry.tap("add:rewards:green-square:1", times=3, htmx=htmx)
-    entry.tap("add:rewards:green-circle:1", times=2, htmx=htmx)
-    entry.tap("add:rewards:green-hexagon:1", htmx=htmx)
-    entry.tap("done:rewards", htmx=htmx)
-    assert entry.stage == "buildings"
-    entry.tap("add:buildings:0:farm:1", htmx=htmx)
-    entry.tap("add:buildings:0:silo:1", htmx=htmx)
-    entry.tap("add:buildings:1:warehouse:1", htmx=htmx)
-    entry.tap("add:buildings:2:warehouse:1", htmx=htmx)
-    entry.tap("done:buildings", htmx=htmx)
-    assert entry.stage == "closer"
+    assert entry.stage == "board"
+    entry.tap("count:rewards:green-square:3", htmx=htmx)
+    entry.tap("count:rewards:green-circle:2", htmx=htmx)
+    entry.tap("count:rewards:green-hexagon:1", htmx=htmx)
+    entry.tap("cycle:buildings:0:farm", htmx=htmx)
+    entry.tap("cycle:buildings:0:silo", htmx=htmx)
+    entry.tap("cycle:buildings:1:warehouse", htmx=htmx)
+    entry.tap("cycle:buildings:2:warehouse", htmx=htmx)
     entry.tap("set:closed_by:1", htmx=htmx)
+    entry.tap("done:board", htmx=htmx)
     assert entry.stage == "order"
-    assert "Red > Yellow" in entry.html and "Yellow > Red" in entry.html
-    entry.tap("order", tie_0="1", htmx=htmx)
+    assert "Tap them from first to last" in entry.html
+    entry.tap("tie:2", htmx=htmx)  # Yellow first: Red, the last tied, goes by itself
     assert entry.stage == "action"
     assert "Red takes the special action" in entry.html
     entry.tap("action:gold_nugget", htmx=htmx)
     assert entry.stage == "picks"
     assert "White" in entry.html and "may take 4" in entry.html
-    entry.tap("pick:green-square:1", times=3, htmx=htmx)
-    entry.tap("pick:green-circle:1", htmx=htmx)
-    entry.tap("done:picks", htmx=htmx)
-    assert entry.stage == "picks" and "Yellow" in entry.html
-    entry.tap("pick:green-circle:1", htmx=htmx)
-    entry.tap("pick:green-hexagon:1", htmx=htmx)
-    entry.tap("done:picks", htmx=htmx)
+    entry.tap("take:green-square:3", htmx=htmx)  # one more of the two kinds left: a choice
+    assert entry.stage == "picks" and "3 of 4 taken" in entry.html
+    entry.tap("take:green-circle:1", htmx=htmx)  # White's 4 reached: their turn ends by itself
+    # Yellow may take 2 and 2 are left: no choice, so Yellow's pick is filled in by itself.
+    assert entry.draft["event"]["picks"]["Yellow"] == {"green-circle": 1, "green-hexagon": 1}
     assert entry.stage == "confirm"
     return entry
 
