@@ -105,10 +105,9 @@ def _territory(screen: Screen, state: GameState, index: int) -> Screen:
     action = {"special_action": event["special_action"]} if event.get("special_action") else {}
     prepared = prepare_collection(state.copy(), _territory_event(players, base | action, index))
     picks = {player: parse_bag(bag, ("picks", player)) for player, bag in event.get("picks", {}).items()}
-    wrong = _hold_picks(draft, prepared.plan, picks)
+    turn, wrong = _settle_picks(draft, prepared.plan, picks)
     if wrong is not None:
         screen.error, screen.repaired = wrong.message, True
-    turn = _settle_picks(draft, prepared.plan, picks)
     screen.collecting = [
         (turn.player, turn.may_take, {reward.value: count for reward, count in picks.get(turn.player, {}).items()})
         for turn in prepared.plan.turns(picks)
@@ -122,20 +121,26 @@ def _territory(screen: Screen, state: GameState, index: int) -> Screen:
     return _confirm(screen, state, index)
 
 
-def _settle_picks(draft: Draft, plan: CollectionPlan, picks: dict[str, dict[Reward, int]]) -> CollectionTurn | None:
+def _settle_picks(
+    draft: Draft, plan: CollectionPlan, picks: dict[str, dict[Reward, int]]
+) -> tuple[CollectionTurn | None, RulesError | None]:
     """Fill in every pick that leaves nothing to choose (``rules`` says when: :meth:`CollectionTurn.settled`),
-    the current collector's included once their taps decide it; the turn still to pick, if any."""
-    while (turn := plan.next_turn(picks)) is not None:
-        partial = parse_bag(draft.partial, ("picks", turn.player)) if draft.partial else {}
-        pick = turn.settled(partial)
-        if pick is None:
-            return turn
+    the current collector's included once their taps decide it, each time making the picks entered hold
+    (:func:`_hold_picks`); the turn still to pick, if any, and the first pick that did not hold."""
+    wrong: RulesError | None = None
+    while True:
+        held = _hold_picks(draft, plan, picks)
+        wrong = wrong or held
+        turn = plan.next_turn(picks)
+        partial = parse_bag(draft.partial, ("picks", turn.player)) if turn is not None and draft.partial else {}
+        pick = turn.settled(partial) if turn is not None else None
+        if turn is None or pick is None:
+            return turn, wrong
         picks[turn.player] = pick
         draft.event.setdefault("picks", {})[turn.player] = {
             reward.value: pick[reward] for reward in Reward if pick.get(reward)
         }
         draft.partial = {}
-    return None
 
 
 def _hold_picks(draft: Draft, plan: CollectionPlan, picks: dict[str, dict[Reward, int]]) -> RulesError | None:
@@ -143,11 +148,15 @@ def _hold_picks(draft: Draft, plan: CollectionPlan, picks: dict[str, dict[Reward
     (another phone's save took from the supply); the error of the first pick that did not hold, if any.
 
     That collector picks again, starting from what of their pick the pool still holds; the later picks stay,
-    checked in their turn. If the pool is empty by then, nobody from that collector on takes anything.
+    checked in their turn. If the pool is empty by then, nobody from that collector on takes anything. The
+    picks after a collector who has not picked yet are dropped: they were made in another order.
     """
     event_picks: dict[str, Any] = draft.event.get("picks", {})
     for number, (player, _influence) in enumerate(plan.collectors):
-        if player not in picks:
+        if player not in picks:  # later picks were made in another order (the tie-break changed): redone
+            for name, _ in plan.collectors[number + 1 :]:
+                picks.pop(name, None)
+                event_picks.pop(name, None)
             return None
         earlier = {name: picks[name] for name, _ in plan.collectors[:number]}
         turn = plan.turns(earlier)[-1]

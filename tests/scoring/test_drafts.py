@@ -20,8 +20,8 @@ RED = "1"
 def forest_begun(client: Client, game: Game) -> Entry:
     """A forest entered up to its buildings."""
     entry = Entry(client, f"/games/{game.pk}/events/new/territory/")
-    entry.tap("set:territory:forest").tap("add:rewards:green-square:1", times=2).tap("done:rewards")
-    assert entry.stage == "buildings"
+    entry.tap("set:territory:forest").tap("count:rewards:green-square:2")
+    assert entry.stage == "board"
     return entry
 
 
@@ -38,7 +38,7 @@ def activity(game: Game) -> int:
 def test_a_reload_lands_where_the_phone_was(member_client: Client, game: Game) -> None:
     entry = forest_begun(member_client, game)
     again = Entry(member_client, entry.url)  # a reload, pull-to-refresh or Back: a GET of the same page
-    assert again.stage == "buildings"
+    assert again.stage == "board"
     assert "Your entry was kept." in again.html
     assert again.draft == entry.draft
     assert again.field("draft_id") == entry.field("draft_id") == str(Draft.objects.get().pk)
@@ -49,7 +49,7 @@ def test_the_game_page_offers_this_phones_entry_to_continue_or_cancel(member_cli
     page = member_client.get(f"/games/{game.pk}/").content.decode()
     assert "Your entry in progress: scoring a forest" in page
     assert f'href="/games/{game.pk}/events/new/territory/">Continue</a>' in page
-    assert Entry(member_client, f"/games/{game.pk}/events/new/territory/").stage == "buildings"
+    assert Entry(member_client, f"/games/{game.pk}/events/new/territory/").stage == "board"
     draft = Draft.objects.get()
     cancelled = member_client.post(f"/games/{game.pk}/drafts/{draft.pk}/cancel/")
     assert cancelled.status_code == 302 and not Draft.objects.exists()
@@ -114,18 +114,18 @@ def test_another_phone_continues_an_entry_where_it_was(member_client: Client, ow
     taken = owner_client.post(f"/games/{game.pk}/drafts/{draft.pk}/take/")
     assert taken.status_code == 302 and taken["Location"] == f"/games/{game.pk}/events/new/territory/"
     theirs = Entry(owner_client, taken["Location"])
-    assert theirs.stage == "buildings" and theirs.draft == mine.draft
+    assert theirs.stage == "board" and theirs.draft == mine.draft
     assert Draft.objects.get().phone == phone_of(owner_client)
     assert "Your entry in progress" in owner_client.get(f"/games/{game.pk}/").content.decode()
 
     # The first phone's page is out of date: its next tap says where the entry went, and changes nothing.
-    mine.tap("add:buildings:0:farm:1")
+    mine.tap("cycle:buildings:0:farm")
     assert mine.response.status_code == 302 and mine.response["Location"] == f"/games/{game.pk}/"
     page = member_client.get(f"/games/{game.pk}/").content.decode()
     assert "This entry was continued on another phone." in page
     assert "A phone is scoring a forest…" in page
     assert Draft.objects.get().phone == phone_of(owner_client)
-    assert theirs.tap("add:buildings:0:farm:1").response.status_code == 200
+    assert theirs.tap("cycle:buildings:0:farm").response.status_code == 200
 
 
 def test_objective_cards_are_not_continued_on_another_phone(
@@ -186,7 +186,7 @@ def test_activity_counts_only_what_the_other_phones_see(
     counts(0)  # opening an entry shows nothing yet
     entry.tap("set:territory:forest")
     counts(1)  # an entry begins
-    entry.tap("add:rewards:green-square:1", times=3).tap("done:rewards").tap("add:buildings:0:farm:1")
+    entry.tap("count:rewards:green-square:3").tap("cycle:buildings:0:farm")
     counts(0)  # taps in between
     entry.tap("reopen:territory")
     counts(1)  # no territory chosen any more

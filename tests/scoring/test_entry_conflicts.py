@@ -34,20 +34,16 @@ def test_the_losing_phone_sees_a_whole_collection_screen(
     assert first.response.status_code == 302
     second.tap("save")  # White's 3 green squares went to the first phone's White
 
-    assert second.response.status_code == 422 and second.stage == "picks"
+    # White may take 3 and only a green circle and a green hexagon are left: no choice, filled in by itself.
+    assert second.response.status_code == 422 and second.stage == "confirm"
     assert ": 0 of  taken" not in second.html and "> is done<" not in second.html
     assert "White took 3 green square but the pool had 0 left" in second.html
     assert "The game changed on another phone" in second.html
-    assert "<strong>White</strong>: 1 of 3 taken" in second.html  # the green circle still in the pool is kept
-    assert "White: <strong>collecting, may take 3</strong>" in second.html
-    assert "White is done</button>" in second.html
-    event = second.draft["event"]  # every other step is kept, Yellow's pick too (checked in its turn)
+    event = second.draft["event"]  # every other step is kept
     assert event["closed_by"] == "Red" and event["special_action"] == {"action": "gold_nugget"}
-    assert event["order"] == ["White", "Yellow", "Red"] and "White" not in event["picks"]
-
-    second.tap("pick:green-circle:1").tap("pick:green-hexagon:1").tap("done:picks")  # the whole pool
-    assert second.stage == "confirm"  # Yellow's pick no longer holds either: they take nothing now
-    assert "Yellow took 1 green" in second.html and "but the pool had 0 left" in second.html
+    assert event["order"] == ["White", "Yellow", "Red"]
+    assert event["picks"]["White"] == {"green-circle": 2, "green-hexagon": 1}  # the whole pool
+    assert "Yellow" not in event["picks"]  # Yellow's pick no longer holds: they take nothing now
     assert "Yellow takes nothing: the territory is empty." in second.html
     second.tap("save")
     assert second.response.status_code == 302
@@ -71,10 +67,9 @@ def test_an_entry_that_still_holds_saves_after_another_phones_save(
 ) -> None:
     forest = enter_forest(member_client, game)
     lake = Entry(owner_client, f"/games/{game.pk}/events/new/territory/")
-    lake.tap("set:territory:lake").tap("add:rewards:blue-circle:1", times=2).tap("done:rewards")
-    lake.tap("add:buildings:1:silo:1").tap("done:buildings").tap("set:closed_by:1").tap("set:lone_choice:rewards")
-    lake.tap("pick:blue-circle:1").tap("done:picks")
-    assert lake.stage == "confirm"
+    lake.tap("set:territory:lake").tap("count:rewards:blue-circle:2")
+    lake.tap("cycle:buildings:1:silo").tap("set:closed_by:1").tap("done:board").tap("set:lone_choice:rewards")
+    assert lake.stage == "confirm"  # Red takes 1 of 2 blue circles: no choice
     forest.tap("save")
     lake.tap("save")  # its page saw the game before the forest: checked again, it still holds
     assert lake.response.status_code == 302
@@ -87,9 +82,7 @@ def test_an_entry_that_no_longer_holds_shows_the_step_and_why_and_keeps_the_rest
 ) -> None:
     forest = enter_forest(member_client, game).tap("reopen:action")
     forest.tap("action:reward_of_shape").tap("detail:reward:blue-circle")  # Red takes a blue circle
-    forest.tap("pick:green-square:1", times=3).tap("pick:green-circle:1").tap("done:picks")
-    forest.tap("pick:green-circle:1").tap("pick:green-hexagon:1").tap("done:picks")
-    assert forest.stage == "confirm"
+    assert forest.stage == "confirm"  # the picks are kept: they still hold
     change_log(game, game.revision, lambda events: [ALL_BLUE_CIRCLES])  # another phone
     forest.tap("save")
 
@@ -113,8 +106,8 @@ def test_an_entry_that_no_longer_holds_shows_the_step_and_why_and_keeps_the_rest
 
 def relake(entry: Entry, reward: str) -> Entry:
     """Edit the lake: ``reward`` shown in it too, and Red takes one of those."""
-    entry.tap("reopen:rewards").tap(f"add:rewards:{reward}:1").tap("done:rewards")  # the later steps are kept
-    return entry.tap("reopen:picks").tap(f"pick:{reward}:1").tap("done:picks")
+    entry.tap("reopen:board").tap(f"count:rewards:{reward}:1").tap("done:board")  # the later steps are kept
+    return entry.tap("reopen:picks").tap(f"take:{reward}:1")
 
 
 def test_an_edit_of_an_event_another_phone_changed_meanwhile_asks_once(
@@ -139,7 +132,7 @@ def test_a_kept_entry_that_no_longer_holds_says_so_on_reload(member_client: Clie
     change_log(game, game.revision, lambda events: [{**NINE_SQUARES, "rewards": {"green-square": 12}}])
     again = member_client.get(forest.url)  # the phone was locked meanwhile
     page = again.content.decode()
-    assert again.status_code == 422 and 'data-stage="picks"' in page
+    assert again.status_code == 422 and 'data-stage="confirm"' in page  # White now takes what is left
     assert "Your entry was kept." in page and "The game changed on another phone" in page
     assert "White took 3 green square but the pool had 0 left" in page
 

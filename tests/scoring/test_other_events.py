@@ -84,18 +84,33 @@ def test_promo_events_are_not_offered_without_promo_tiles(member_client: Client,
     assert "Volcano" not in member_client.get(f"/games/{game.pk}/").content.decode()
 
 
-def test_objective_cards_are_built_from_their_kind_and_icons(member_client: Client, game: Game) -> None:
+def test_objective_cards_are_built_from_their_icons(member_client: Client, game: Game) -> None:
+    """A card's kind follows from its icons: one icon, a specific card; of one colour, a territory card; of
+    one shape, a shape card. "Save these cards" keeps the card being tapped too."""
     entry = new(member_client, game, "objectives").tap(f"set:player:{RED}")
-    entry.tap("card:kind:territory").tap("card:toggle:blue-circle").tap("card:toggle:green-circle").tap("card:add")
+    entry.tap("card:toggle:blue-circle").tap("card:toggle:green-square").tap("card:add")
     assert entry.response.status_code == 422
-    assert "a territory card&#x27;s rewards are all of one colour" in entry.html
-    entry.tap("card:toggle:green-circle").tap("card:toggle:blue-square").tap("card:add")
-    entry.tap("card:kind:specific").tap("card:toggle:black-circle").tap("card:add")
-    entry.tap("done:cards").tap("save")
+    assert "a card shows 1 reward, or rewards all of one colour, or all of one shape" in entry.html
+    entry.tap("card:toggle:green-square").tap("card:toggle:blue-square").tap("card:add")
+    entry.tap("card:toggle:green-circle").tap("card:toggle:black-circle").tap("card:add")
+    entry.tap("card:toggle:black-circle").tap("save")
+    assert entry.response.status_code == 302
     assert game.events.get().data["cards"] == [
         {"kind": "territory", "rewards": ["blue-square", "blue-circle"]},
+        {"kind": "shape", "rewards": ["green-circle", "black-circle"]},
         {"kind": "specific", "rewards": ["black-circle"]},
     ]
+
+
+def test_ones_own_cards_are_proposed_on_ones_own_phone(member_client: Client, game: Game) -> None:
+    """After round 1 a player keeps 3 of 5 cards: starting from the cards they hold, one unchanged is 1 tap."""
+    cards = [{"kind": "specific", "rewards": ["blue-circle"]}]
+    change_log(game, game.revision, lambda events: [{"type": "objectives", "player": "Red", "cards": cards}])
+    assert member_client.post(f"/games/{game.pk}/seats/", {"claim": RED}).status_code == 302  # "I am Red"
+    entry = new(member_client, game, "objectives")
+    assert entry.stage == "cards" and entry.draft["event"]["cards"] == cards
+    entry.tap("save")
+    assert game.events.count() == 2 and game.events.last().data["cards"] == cards  # type: ignore[union-attr]
 
 
 def test_round_end_is_offered_once(member_client: Client, game: Game) -> None:
@@ -122,9 +137,7 @@ def test_an_edit_that_breaks_a_later_event_is_refused_with_the_reason(member_cli
         game, game.revision, lambda events: [FOREST, {"type": "volcano", "player": "Yellow", "special_action": trade}]
     )
     entry = Entry(member_client, f"/games/{game.pk}/events/0/")
-    entry.tap("reopen:picks")
-    entry.tap("pick:green-square:1", times=2).tap("pick:green-circle:1", times=2).tap("done:picks")
-    entry.tap("pick:green-square:1").tap("pick:green-hexagon:1").tap("done:picks")
+    entry.tap("reopen:picks").tap("take:green-square:2").tap("take:green-circle:2")  # Yellow: the rest, by itself
     entry.tap("save")
     assert entry.response.status_code == 422
     assert "This change would make a later event invalid: Event 1: Yellow holds no green circle to give" in entry.html

@@ -84,12 +84,12 @@ def test_a_player_enters_their_own_cards_on_their_own_phone(guest_client: Client
     claim(guest_client, game, RED)
     entry = Entry(guest_client, f"/games/{game.pk}/events/new/objectives/")
     assert entry.stage == "cards"  # no "who?": this phone is Red
-    entry.tap("card:kind:specific").tap("card:toggle:black-hexagon").tap("card:add").tap("done:cards").tap("save")
+    entry.tap("card:toggle:black-hexagon").tap("save")
     event = game.events.get()
     assert event.data == {"type": "objectives", "player": "Red", "cards": [SECRET_CARD]}
     assert event.entered_for == ""
     # Red's phone sees its cards again; the page of any other phone does not.
-    assert "black hexagon" in guest_client.get(f"/games/{game.pk}/events/0/").content.decode()
+    assert "black hexagon" in guest_client.get(f"/games/{game.pk}/events/0/").content.decode()  # at Save
 
 
 def test_cards_entered_for_another_player_say_so_in_the_log(
@@ -123,7 +123,8 @@ def test_another_phone_may_replace_cards_without_seeing_them(guest_client: Clien
     page = guest_client.get(f"/games/{game.pk}/events/0/").content.decode()
     assert "These cards are secret" in page and "black hexagon" not in page
     entry = Entry(guest_client, f"/games/{game.pk}/events/0/?for=1")
-    assert entry.stage == "cards" and "black hexagon" not in entry.html
+    # The icon grid shows every kind; no card of Yellow's is among the cards kept.
+    assert entry.stage == "cards" and "card:remove:" not in entry.html and "cards" not in entry.draft["event"]
     entry.tap("done:cards").tap("save")
     event = game.events.get()
     assert event.data["cards"] == [] and event.entered_for == "Red"

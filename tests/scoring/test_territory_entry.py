@@ -66,19 +66,33 @@ def test_the_same_flow_works_with_htmx_fragments(member_client: Client, game: Ga
 
 def test_a_collector_cannot_take_more_than_allowed(member_client: Client, game: Game) -> None:
     entry = enter_forest(member_client, game)
-    entry.tap("reopen:picks")
-    entry.tap("pick:green-square:1", times=3)
-    entry.tap("pick:green-circle:1", times=2)  # the fifth token: White may take 4
+    entry.tap("reopen:picks")  # every pick is to do again
+    assert "picks" not in entry.draft["event"] and entry.stage == "picks"
+    entry.tap("take:green-square:3")
+    entry.tap("take:green-circle:2")  # the fifth token: White may take 4
     assert entry.response.status_code == 422
     assert "White may not take another of these." in entry.html
-    assert sum(entry.draft["partial"].values()) == 4
+    assert entry.draft["partial"] == {"green-square": 3}
+
+
+def test_a_collectors_turn_ends_by_itself_and_lone_choices_fill_in(member_client: Client, game: Game) -> None:
+    """White takes 4 of 6, then Yellow may take 2 of the 2 left: no choice, so no tap."""
+    entry = enter_forest(member_client, game)
+    assert entry.draft["event"]["picks"] == {
+        "White": {"green-square": 3, "green-circle": 1},
+        "Yellow": {"green-circle": 1, "green-hexagon": 1},
+    }
+    entry.tap("reopen:picks").tap("take:green-circle:2").tap("take:green-hexagon:1")
+    # White's fourth can only be a green square; Yellow may take 2 and only green squares are left.
+    assert entry.draft["event"]["picks"]["White"] == {"green-square": 1, "green-circle": 2, "green-hexagon": 1}
+    assert entry.draft["event"]["picks"]["Yellow"] == {"green-square": 2}
 
 
 def test_changing_the_reward_icons_keeps_the_buildings(member_client: Client, game: Game) -> None:
     entry = enter_forest(member_client, game)
-    entry.tap("reopen:rewards")  # was refused: "the field 'buildings' is missing"
-    assert entry.response.status_code == 200 and entry.stage == "rewards"
-    entry.tap("add:rewards:green-square:-1").tap("done:rewards")
+    entry.tap("reopen:board")  # was refused: "the field 'buildings' is missing"
+    assert entry.response.status_code == 200 and entry.stage == "board"
+    entry.tap("count:rewards:green-square:2").tap("done:board")
     # Every later step is kept; the one that no longer holds (a collector took a square now gone) is redone.
     assert entry.stage == "picks" and entry.draft["event"]["closed_by"] == "Red"
     assert entry.draft["event"]["buildings"] == {
@@ -88,18 +102,24 @@ def test_changing_the_reward_icons_keeps_the_buildings(member_client: Client, ga
     }
 
 
-def test_too_many_buildings_is_refused_in_place(member_client: Client, game: Game) -> None:
-    entry = Entry(member_client, f"/games/{game.pk}/events/new/territory/")
-    entry.tap("set:territory:lake").tap("done:rewards")
-    entry.tap("add:buildings:0:farm:1", times=12)
-    assert entry.response.status_code == 422
-    assert "a player has" in entry.html and "farms in a 3-player game" in entry.html
-    assert entry.draft["event"]["buildings"]["White"]["farm"] < 12
+def test_a_building_cell_counts_up_to_the_supply_then_back_to_none(member_client: Client, game: Game) -> None:
+    entry = Entry(member_client, f"/games/{game.pk}/events/new/territory/?territory=lake")
+    entry.tap("cycle:buildings:0:farm", times=2)
+    assert entry.draft["event"]["buildings"] == {"White": {"farm": 2}}  # a player has 2 farms with 3 players
+    entry.tap("cycle:buildings:0:farm")
+    assert entry.draft["event"]["buildings"] == {}
+
+
+def test_next_asks_who_closed_the_territory_on_a_phone_that_is_nobody(member_client: Client, game: Game) -> None:
+    entry = Entry(member_client, f"/games/{game.pk}/events/new/territory/?territory=lake")
+    assert "closed_by" not in entry.draft["event"]
+    entry.tap("done:board")
+    assert entry.response.status_code == 422 and "Who closed the territory? Tap their name." in entry.html
 
 
 def test_a_damaged_form_starts_again_with_a_message(member_client: Client, game: Game) -> None:
     response = member_client.post(
-        f"/games/{game.pk}/events/new/territory/", {"draft": "{not json", "revision": "0", "op": "done:rewards"}
+        f"/games/{game.pk}/events/new/territory/", {"draft": "{not json", "revision": "0", "op": "done:board"}
     )
     assert response.status_code in {200, 422}
     assert "The form was damaged" in response.content.decode()
@@ -107,34 +127,31 @@ def test_a_damaged_form_starts_again_with_a_message(member_client: Client, game:
 
 def test_a_forged_op_is_refused_without_losing_the_draft(member_client: Client, game: Game) -> None:
     entry = Entry(member_client, f"/games/{game.pk}/events/new/territory/")
-    entry.tap("set:territory:forest").tap("add:rewards:green-square:1")
-    entry.tap("add:rewards:purple-star:1")
+    entry.tap("set:territory:forest").tap("count:rewards:green-square:1")
+    entry.tap("count:rewards:purple-star:1")
     assert entry.response.status_code == 422
     assert entry.draft["event"]["rewards"] == {"green-square": 1}
 
 
 def test_a_lone_player_chooses_and_the_choice_is_recorded(member_client: Client, game: Game) -> None:
     entry = Entry(member_client, f"/games/{game.pk}/events/new/territory/")
-    entry.tap("set:territory:lake").tap("add:rewards:blue-circle:1", times=2).tap("done:rewards")
-    entry.tap("add:buildings:1:silo:1").tap("done:buildings").tap("set:closed_by:1")
+    entry.tap("set:territory:lake").tap("count:rewards:blue-circle:2")
+    entry.tap("cycle:buildings:1:silo").tap("set:closed_by:1").tap("done:board")
     assert entry.stage == "lone"
     entry.tap("set:lone_choice:rewards")
-    assert entry.stage == "picks"
-    entry.tap("pick:blue-circle:1").tap("done:picks")
-    assert entry.stage == "confirm"
+    assert entry.stage == "confirm"  # Red takes 1 of the 2 blue circles: no choice
+    assert entry.draft["event"]["picks"] == {"Red": {"blue-circle": 1}}
     entry.tap("save")
     assert game.events.get().data["lone_choice"] == "rewards"
 
 
 def test_errors_and_explanations_speak_the_readers_language(member_client: Client, game: Game) -> None:
+    entry = enter_forest(member_client, game).tap("reopen:picks").tap("take:green-square:3")
     member_client.defaults["HTTP_ACCEPT_LANGUAGE"] = "ko"
-    entry = Entry(member_client, f"/games/{game.pk}/events/new/territory/")
-    entry.tap("set:territory:forest").tap("done:rewards")
-    entry.tap("add:buildings:0:farm:1", times=3)
-    assert "3인 게임에서 플레이어의 농장은 2개입니다. 3개가 아닙니다" in entry.html
-    entry.tap("cancel")
+    entry.tap("take:green-circle:2")
+    assert "White은(는) 이것을 더 가져갈 수 없습니다." in entry.html
     member_client.defaults["HTTP_ACCEPT_LANGUAGE"] = "en"
-    enter_forest(member_client, game).tap("save")
+    entry.tap("take:green-circle:1").tap("save")
     member_client.defaults["HTTP_ACCEPT_LANGUAGE"] = "fr"
     page = member_client.get(f"/games/{game.pk}/").content.decode()
     assert "Red, Yellow sont à égalité avec 2 ; Red, qui a complété le territoire (forêt), les a placés" in page
@@ -148,7 +165,7 @@ def test_correcting_a_past_tie_break_keeps_every_later_step_that_still_holds(mem
     change_log(game, game.revision, lambda events: [forest])  # Red ordered the tie Yellow > Red
     entry = Entry(member_client, f"/games/{game.pk}/events/0/")
     assert entry.stage == "confirm"
-    entry.tap("reopen:order").tap("order", tie_0="0")  # two taps: Red > Yellow instead
+    entry.tap("reopen:order").tap("tie:1")  # two taps: Red > Yellow instead
     assert entry.draft["event"]["order"] == ["White", "Red", "Yellow"]
     assert entry.stage in {"picks", "confirm"}  # straight on to what is left to do
     assert entry.draft["event"]["special_action"] == forest["special_action"]  # kept: still legal
