@@ -424,15 +424,15 @@ def stage_cards(robot: Robot, event: dict[str, Any], me: str) -> None:
             robot.tap("button", label)
             return
         wanted.remove(held)
-    if robot.page.get_by_role("button", name="Add this card", exact=True).count():
-        robot.tap("button", "Add this card")
-        return
-    if wanted:
-        for reward in sorted(wanted[0][1], key=REWARD_ORDER.index):
+    for number, (kind, rewards) in enumerate(wanted):
+        if kind == "specific":
+            robot.tap("button", f"card of one {reward_name(next(iter(rewards)))}")
+            continue
+        for reward in sorted(rewards, key=REWARD_ORDER.index):
             robot.tap("button", reward_name(reward))
-        if len(wanted) > 1:
+        full = len(rewards) == (3 if kind == "territory" else 4)
+        if not full and number < len(wanted) - 1:  # the last one is added by "Save these cards"
             robot.tap("button", "Add this card")
-            return
     robot.tap("button", "Save these cards")
 
 

@@ -193,6 +193,11 @@ class ObjectiveCard:
         """The card as the record's JSON object."""
         return {"kind": self.kind.value, "rewards": [reward.value for reward in self.rewards]}
 
+    @property
+    def complete(self) -> bool:
+        """Whether no other reward can be printed on this card: it shows as many as a card of its kind can."""
+        return len(self.rewards) == OBJECTIVE_REWARD_COUNTS[self.kind][-1]
+
 
 def card_of_rewards(rewards: Sequence[Reward]) -> ObjectiveCard:
     """The objective card that shows ``rewards``: its kind follows from them, since the kinds never overlap

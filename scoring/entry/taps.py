@@ -104,10 +104,13 @@ def _apply_op(screen: Screen, op: str, form: dict[str, str]) -> None:
             _detail(screen, key, value)
         case "take", [reward, count]:
             _take(screen, Reward(_choice(reward, Reward)), _bounded(posted_whole(count), signed=False))
+        case "card", ["specific", reward]:
+            _add_card(Draft(event, partial={_choice(reward, Reward): 1}))
         case "card", ["toggle", reward]:
             key = _choice(reward, Reward)
             if draft.partial.pop(key, None) is None:
                 draft.partial[key] = 1
+            _add_card_if_complete(draft)
         case "card", ["add"] if draft.partial:
             _add_card(draft)
         case "card", ["remove", number] if 0 <= posted_whole(number) < len(event.get("cards", [])):
@@ -208,12 +211,26 @@ def _take(screen: Screen, reward: Reward, count: int) -> None:
     _set_count(screen.draft.partial, reward.value, count)
 
 
+def _add_card_if_complete(draft: Draft) -> None:
+    """A set card whose icons leave no room for another (3 of one colour, 4 of one shape) is added at once."""
+    if len(draft.partial) < 2:
+        return
+    try:
+        card = card_of_rewards([Reward(reward) for reward in draft.partial])
+    except RulesError:
+        return  # not a card yet: "Add this card" says why
+    if card.complete:
+        _add_card(draft)
+
+
 def _add_card(draft: Draft) -> None:
     """The card whose icons were tapped joins the cards kept (its kind follows from the icons)."""
     try:
         card = card_of_rewards([Reward(reward) for reward in draft.partial])
     except RulesError as error:
         raise BadOp(say(error.message)) from error
+    if len(draft.event.get("cards", [])) >= 3:
+        raise BadOp(_("A player keeps 3 cards at most: remove one first."))
     draft.event.setdefault("cards", []).append(card.to_json())
     draft.partial = {}
 

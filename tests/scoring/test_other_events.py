@@ -92,14 +92,25 @@ def test_objective_cards_are_built_from_their_icons(member_client: Client, game:
     assert entry.response.status_code == 422
     assert "a card shows 1 reward, or rewards all of one colour, or all of one shape" in entry.html
     entry.tap("card:toggle:green-square").tap("card:toggle:blue-square").tap("card:add")
-    entry.tap("card:toggle:green-circle").tap("card:toggle:black-circle").tap("card:add")
-    entry.tap("card:toggle:black-circle").tap("save")
+    entry.tap("card:specific:black-circle")  # a card of one icon: one tap
+    for reward in ("green-circle", "blue-circle", "yellow-circle", "black-circle"):
+        entry.tap(f"card:toggle:{reward}")  # the fourth circle fills a shape card: added by itself
+    assert len(entry.draft["event"]["cards"]) == 3 and entry.draft["partial"] == {}
+    entry.tap("card:specific:green-square")
+    assert entry.response.status_code == 422 and "A player keeps 3 cards at most" in entry.html
+    entry.tap("save")
     assert entry.response.status_code == 302
     assert game.events.get().data["cards"] == [
         {"kind": "territory", "rewards": ["blue-square", "blue-circle"]},
-        {"kind": "shape", "rewards": ["green-circle", "black-circle"]},
         {"kind": "specific", "rewards": ["black-circle"]},
+        {"kind": "shape", "rewards": ["green-circle", "blue-circle", "yellow-circle", "black-circle"]},
     ]
+
+
+def test_the_card_being_tapped_is_kept_by_save(member_client: Client, game: Game) -> None:
+    entry = new(member_client, game, "objectives").tap(f"set:player:{RED}")
+    entry.tap("card:toggle:green-circle").tap("card:toggle:black-circle").tap("save")
+    assert game.events.get().data["cards"] == [{"kind": "shape", "rewards": ["green-circle", "black-circle"]}]
 
 
 def test_ones_own_cards_are_proposed_on_ones_own_phone(member_client: Client, game: Game) -> None:
