@@ -48,6 +48,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import sync_playwright
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -153,6 +154,8 @@ class Robot:
         self.waiting = False
         self.trace = False
         self.answer_ms = 0.0
+        self.shots: Path | None = None
+        self.shot: set[str] = set()
         page.on("requestfinished", self._finished)
 
     def _finished(self, request: Any) -> None:
@@ -175,9 +178,15 @@ class Robot:
         return found
 
     def _bring_into_view(self, target: Any) -> None:
-        if not target.evaluate(IN_VIEW):
-            target.scroll_into_view_if_needed()
-            self.counts.scrolls += 1
+        for attempt in range(3):  # the game page's live update may replace the control meanwhile: found again
+            try:
+                if not target.evaluate(IN_VIEW):
+                    target.scroll_into_view_if_needed()
+                    self.counts.scrolls += 1
+                return
+            except PlaywrightError as error:
+                if "not attached" not in str(error) or attempt == 2:
+                    raise
 
     def tap(self, role: str, name: str, within: Any = None) -> None:
         """Tap the control and wait for the site's answer (a new page or a new entry form); fail on an error
@@ -202,9 +211,24 @@ class Robot:
             print(f"  tap {role} {name!r} -> {after}", file=sys.stderr)
         if after != before or not had_form:
             self.counts.screens += 1
+        self._screenshot()
         error = self.page.locator("#wizard .error, form .errorlist")
         if error.count():
             raise Failure(f"the site says: {error.first.inner_text()!r} after {name!r}")
+
+    def _screenshot(self) -> None:
+        """With ``--shots``: each stage of each kind of entry (and each page), once, in light and dark."""
+        stage = self.page.locator("#wizard fieldset.stage")
+        kind = re.sub(r"\d+", "N", self.page.evaluate("location.pathname"))
+        key = f"{kind}#{stage.get_attribute('data-stage') if stage.count() else ''}"
+        if self.shots is None or key in self.shot:
+            return
+        self.shot.add(key)
+        name = re.sub(r"[^a-z_#]+", "-", key.strip("/")).replace("#", "--").strip("-") or "home"
+        for scheme in ("light", "dark"):
+            self.page.emulate_media(color_scheme=scheme)
+            self.page.screenshot(path=str(self.shots / f"{len(self.shot):02d}-{name}-{scheme}.png"), full_page=True)
+        self.page.emulate_media(color_scheme="light")
 
     def type(self, label: str, text: str) -> None:
         field = self.page.get_by_label(label, exact=True).locator("visible=true")
@@ -533,7 +557,12 @@ def actor(record: dict[str, Any], event: dict[str, Any]) -> int:
 
 
 def play(
-    record: dict[str, Any], wanted: list[dict[str, int | str]], *, trace: bool = False, one_phone: bool = False
+    record: dict[str, Any],
+    wanted: list[dict[str, int | str]],
+    *,
+    trace: bool = False,
+    one_phone: bool = False,
+    shots: Path | None = None,
 ) -> tuple[dict[str, Any], str | None]:
     """Play ``record`` on a fresh site; the report and the failure, if any."""
     port = free_port()
@@ -554,10 +583,13 @@ def play(
                     )
                     context.set_default_timeout(20000)
                     robot = Robot(context.new_page())
-                    robot.trace = trace
+                    robot.trace, robot.shots = trace, shots
+                    if phones:  # one set of screenshots for the table
+                        robot.shot = phones[0].shot
                     return robot
 
-                phones = [phone()]
+                phones: list[Robot] = []
+                phones.append(phone())
                 robot = phones[0]
                 try:
                     parts.append(robot.counts)
@@ -603,6 +635,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--totals", action="store_true", help="print the totals only, not each event")
     parser.add_argument("--trace", action="store_true", help="each tap and the screen after it, on stderr")
     parser.add_argument("--one-phone", action="store_true", help="enter every event on the first phone")
+    parser.add_argument("--shots", type=Path, help="a folder for a screenshot of each stage, light and dark")
     args = parser.parse_args(argv)
     try:
         record = read_json(args.record.read_text(encoding="utf-8"))
@@ -617,7 +650,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {args.record}: the new-game form cannot set {', '.join(unsupported)}", file=sys.stderr)
         return 3
     start = time.perf_counter()
-    report, failure = play(record, wanted, trace=args.trace, one_phone=args.one_phone)
+    if args.shots:
+        args.shots.mkdir(parents=True, exist_ok=True)
+    report, failure = play(record, wanted, trace=args.trace, one_phone=args.one_phone, shots=args.shots)
     report = {"record": str(args.record), **report, "seconds": round(time.perf_counter() - start, 1)}
     if args.totals:
         report = {"record": report["record"], "totals": report["totals"], "seconds": report["seconds"]}
