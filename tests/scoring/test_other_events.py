@@ -65,9 +65,25 @@ def test_an_illegal_swap_is_refused_in_place(member_client: Client, game: Game) 
     after_forest(game)
     entry = new(member_client, game, "volcano").tap(f"set:player:{WHITE}").tap("action:exchange_shape")
     entry.tap("detail:swap:green-square>blue-square")  # another colour: not an exchange of shape
-    entry.tap("done:action")
-    assert entry.response.status_code == 422
+    assert entry.response.status_code == 422 and entry.stage == "action"
     assert "is not the same colour and another shape" in entry.html
+    assert "swaps" not in entry.draft["event"]["special_action"]  # the tap is undone
+
+
+def test_an_exchange_s_second_swap_may_give_the_token_the_first_one_took(member_client: Client, game: Game) -> None:
+    after_forest(game)  # White holds 3 green squares and a green circle
+    entry = new(member_client, game, "volcano").tap(f"set:player:{WHITE}").tap("action:exchange_colour")
+    assert 'value="detail:swap:green-circle>blue-circle"' in entry.html
+    assert 'value="detail:swap:blue-circle>' not in entry.html  # White holds no blue circle yet
+    entry.tap("detail:swap:green-circle>blue-circle")
+    assert entry.stage == "action"
+    assert 'value="detail:swap:blue-circle>black-circle"' in entry.html
+    assert 'value="detail:swap:blue-circle>green-circle"' in entry.html  # given back: in the supply again
+    entry.tap("detail:swap:blue-circle>black-circle")
+    assert entry.stage == "confirm"
+    entry.tap("save")
+    white = replay_game(game).state.holdings["White"].held()
+    assert white == {Reward.GREEN_SQUARE: 3, Reward.BLACK_CIRCLE: 1}
 
 
 def test_beaver_dam_offers_the_supply(member_client: Client, game: Game) -> None:
