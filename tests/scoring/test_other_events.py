@@ -132,6 +132,23 @@ def test_a_correction_cannot_give_back_what_is_not_held(member_client: Client, g
     assert game.events.get().data["note"] == "forgot the fur"
 
 
+def test_a_correction_may_change_no_count(member_client: Client, game: Game) -> None:
+    # The record format accepts it: a note for the log, or nothing at all.
+    entry = new(member_client, game, "adjust").tap(f"set:player:{RED}").tap("done:changes", note="all checked")
+    assert entry.stage == "confirm" and entry.response.status_code == 200
+    assert "Correction for Red: nothing (all checked)." in entry.html
+    entry.tap("save")
+    entry = new(member_client, game, "adjust").tap(f"set:player:{WHITE}")
+    entry.tap("add:nuggets:1").tap("add:nuggets:-1").tap("done:changes")  # a count changed back to 0
+    assert entry.stage == "confirm"
+    entry.tap("save")
+    assert [event.data for event in game.events.order_by("index")] == [
+        {"type": "adjust", "player": "Red", "note": "all checked", "rewards": {}},
+        {"type": "adjust", "player": "White", "rewards": {}},
+    ]
+    assert replay_game(game).state.holdings["Red"].tokens == 0
+
+
 def test_an_edit_that_breaks_a_later_event_is_refused_with_the_reason(member_client: Client, game: Game) -> None:
     trade = {"action": "trade", "with": "White", "give": "green-circle", "get": "green-square"}
     change_log(
