@@ -29,9 +29,10 @@ It prints JSON: the setup, each event and the end, then the totals, each with
 The totals add each phone's share of the taps and the server's answer time per tap (median, p95, max).
 
 It exits with status 1, naming the event, when a control is missing, the site shows an error, or a
-final score differs; with status 2 when the record is invalid; with status 3 when it asks for what the
-site cannot set (the new-game form has no reward or nugget supply). A correction that changes nothing
-(valid in the format, refused by the site, scoring nothing) is skipped and marked so in the output.
+final score differs; with status 2 when the record is invalid. The new-game form sets every option a
+record may hold (the supply is in a disclosure, opened only for a record that sets it). A correction that
+changes nothing (valid in the format, refused by the site, scoring nothing) is skipped and marked so in the
+output.
 The "Icons of other colours" disclosure is found by its text: a ``<summary>`` has no role Playwright knows.
 """
 
@@ -90,6 +91,8 @@ EVENT_LINKS = {
 TERRITORY_COLOURS = {"forest": "green", "lake": "blue", "field": "yellow", "mountain": "black"}
 REWARD_ORDER = [reward.value for reward in Reward]
 SEAT_LABELS = ("First player", "Second player", "Third player", "Fourth player")
+SUPPLY_SUMMARY = "Tokens and nugget cards in the box"
+SUPPLY_LABELS = {"reward_supply": "Reward tokens of each kind", "nugget_supply": "Gold nugget cards"}
 PASSWORD = "robot-plays-42"
 
 # Marks the page before a tap, so that the answer is known to have arrived: a new page has no mark, a
@@ -280,6 +283,11 @@ def setup(robot: Robot, base: str, record: dict[str, Any]) -> None:
         robot.type(label, player)
     if options.get("nugget_ladder") == "fewest_zero":
         robot.check("Fewest nuggets score 0")
+    supply = {label: options[key] for key, label in SUPPLY_LABELS.items() if key in options}
+    if supply:  # in a disclosure, closed unless the form was sent back
+        robot.touch(robot.page.get_by_text(SUPPLY_SUMMARY, exact=True).locator("visible=true"), "summary")
+        for label, count in supply.items():
+            robot.type(label, str(count))
     if any(event["type"] in {"volcano", "beaver_dam"} for event in record["events"]):
         robot.check("Promo tiles (Volcano, Beaver Dam)")
     robot.tap("button", "Start the game")
@@ -644,11 +652,6 @@ def main(argv: list[str] | None = None) -> int:
     except (OSError, RulesError) as error:
         print(f"error: {args.record}: {error}", file=sys.stderr)
         return 2
-    defaults = {"reward_supply": 12, "nugget_supply": 16}
-    unsupported = [key for key, value in defaults.items() if record.get("options", {}).get(key, value) != value]
-    if unsupported:
-        print(f"error: {args.record}: the new-game form cannot set {', '.join(unsupported)}", file=sys.stderr)
-        return 3
     start = time.perf_counter()
     if args.shots:
         args.shots.mkdir(parents=True, exist_ok=True)

@@ -21,7 +21,18 @@ Read a record, replay it and score it::
 from __future__ import annotations
 
 from .catalogue import CATALOGUE, RULES, Rule, Source
-from .components import Building, Colour, ObjectiveKind, Reward, Shape, SpecialActionKind, Territory
+from .components import (
+    MAX_SWAPS,
+    NUGGET_SUPPLY_RANGE,
+    REWARD_SUPPLY_RANGE,
+    Building,
+    Colour,
+    ObjectiveKind,
+    Reward,
+    Shape,
+    SpecialActionKind,
+    Territory,
+)
 from .cooper_island import parse_cooper_island, score_cooper_island
 from .documents import Result, score_document, score_sheet
 from .errors import CooperIslandError, RecordError, RulesError, SmallIslandsError
@@ -46,7 +57,7 @@ from .record import (
 )
 from .replay import apply_event, replay
 from .small_islands import last_tile_needed, parse_small_islands, score_small_islands
-from .special_actions import SpecialActionOptions, apply_special_action, special_action_options
+from .special_actions import SpecialActionOptions, apply_special_action, exchange_options, special_action_options
 from .territory import (
     CollectionPlan,
     CollectionTurn,
@@ -73,6 +84,9 @@ from .text import (
 __all__ = [
     "MAX_NAME_LENGTH",
     "MAX_NOTE_LENGTH",
+    "MAX_SWAPS",
+    "NUGGET_SUPPLY_RANGE",
+    "REWARD_SUPPLY_RANGE",
     "name_key",
     "name_problem",
     "names_problem",
@@ -119,6 +133,7 @@ __all__ = [
     "apply_event",
     "apply_special_action",
     "assess_influence",
+    "exchange_options",
     "explorer_sets",
     "final_score",
     "card_of_rewards",

@@ -187,6 +187,12 @@ DEFAULT_REWARD_SUPPLY: Final = 12
 """Tokens of each kind in the box: 144 tokens / 12 kinds [I]."""
 DEFAULT_NUGGET_SUPPLY: Final = 16
 """Gold nugget cards, one nugget each [R] 16 cards, [I] one nugget per card."""
+REWARD_SUPPLY_RANGE: Final = range(1, 1000)
+"""The tokens of each kind a record's ``reward_supply`` may give (the record format's bounds)."""
+NUGGET_SUPPLY_RANGE: Final = range(0, 1000)
+"""The gold nugget cards a record's ``nugget_supply`` may give (the record format's bounds)."""
+MAX_SWAPS: Final = 2
+"""The swaps of an exchange with the supply: "Deux fois" [R] (a record may give 1 or 2)."""
 
 FOREST_REWARD_NAMES: Final[tuple[str, ...]] = ("lumberjack", "fur", "wood")
 """The only reward names the rulebook prints (*bûcheron*, *peau*, *bois*); which shape each one has

@@ -15,8 +15,11 @@ from .components import (
     DEFAULT_NUGGET_SUPPLY,
     DEFAULT_REWARD_SUPPLY,
     MAX_OBJECTIVE_CARDS,
+    MAX_SWAPS,
+    NUGGET_SUPPLY_RANGE,
     OBJECTIVE_REWARD_COUNTS,
     PLAYER_COUNTS,
+    REWARD_SUPPLY_RANGE,
     Building,
     ObjectiveKind,
     Reward,
@@ -458,8 +461,12 @@ def parse_options(fields: Fields) -> Options:
     """The options object; absent keys take their defaults."""
     defaults = Options()
     options = Options(
-        reward_supply=fields.whole("reward_supply", 1, 999, default=defaults.reward_supply),
-        nugget_supply=fields.whole("nugget_supply", 0, 999, default=defaults.nugget_supply),
+        reward_supply=fields.whole(
+            "reward_supply", REWARD_SUPPLY_RANGE[0], REWARD_SUPPLY_RANGE[-1], default=defaults.reward_supply
+        ),
+        nugget_supply=fields.whole(
+            "nugget_supply", NUGGET_SUPPLY_RANGE[0], NUGGET_SUPPLY_RANGE[-1], default=defaults.nugget_supply
+        ),
         nugget_ladder=(
             fields.choice("nugget_ladder", NuggetLadder) if fields.has("nugget_ladder") else defaults.nugget_ladder
         ),
@@ -663,7 +670,7 @@ class _EventReader:
 
     def swaps(self, fields: Fields) -> tuple[tuple[Reward, Reward], ...]:
         swaps_value = fields.array("swaps")
-        if len(swaps_value) not in (1, 2):
+        if not 1 <= len(swaps_value) <= MAX_SWAPS:
             raise fields.fail(
                 "swaps", Message(_("an exchange makes 1 or 2 swaps, not {count}"), count=len(swaps_value))
             )

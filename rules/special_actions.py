@@ -6,10 +6,10 @@ taken (``okanagan.supply.exhausted``).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from .components import Reward, SpecialActionKind
+from .components import MAX_SWAPS, Reward, SpecialActionKind
 from .errors import RecordError
 from .explanation import Message, Step
 from .explanation import gettext_noop as _
@@ -63,16 +63,8 @@ def special_action_options(state: GameState, player: str, *, collects: bool = Tr
         for other in state.players
         if other != player and state.holdings[other].tokens
     }
-    by_shape = {
-        given: tuple(taken for taken in supply if _fits(SpecialActionKind.EXCHANGE_SHAPE, given, taken))
-        for given in own
-    }
-    by_colour = {
-        given: tuple(taken for taken in supply if _fits(SpecialActionKind.EXCHANGE_COLOUR, given, taken))
-        for given in own
-    }
-    exchange_shape = {given: taken for given, taken in by_shape.items() if taken}
-    exchange_colour = {given: taken for given, taken in by_colour.items() if taken}
+    exchange_shape = _swaps_open(state, player, SpecialActionKind.EXCHANGE_SHAPE)
+    exchange_colour = _swaps_open(state, player, SpecialActionKind.EXCHANGE_COLOUR)
     possible = {
         SpecialActionKind.REWARD_OF_SHAPE: bool(supply),
         SpecialActionKind.TWO_REWARDS: True,
@@ -95,6 +87,45 @@ def special_action_options(state: GameState, player: str, *, collects: bool = Tr
         exchange_shape=exchange_shape,
         exchange_colour=exchange_colour,
     )
+
+
+def exchange_options(
+    state: GameState, player: str, kind: SpecialActionKind, swaps: Sequence[tuple[Reward, Reward]] = ()
+) -> dict[Reward, tuple[Reward, ...]]:
+    """The next swap ``player`` may make in an exchange of ``kind``, once ``swaps`` are made: for each kind
+    they may give, the kinds they may take for it.
+
+    The French rulebook (*Actions spéciales*) says only "Deux fois" (twice) [R]; the swaps are made one
+    after the other [I], as :func:`apply_special_action` applies them: the next swap sees the player's
+    tokens and the supply as the swaps so far left them. So it may give the token a swap just took, and take
+    a kind a swap just gave back, unless that kind had run out: an exhausted kind stays gone
+    (``okanagan.supply.exhausted`` [R]). With no swap made, this is the ``exchange_shape`` or
+    ``exchange_colour`` of :func:`special_action_options`. Empty when no swap is possible, or after
+    :data:`MAX_SWAPS` swaps.
+
+    ``state`` is not changed. Raises :class:`ValueError` if ``kind`` is not an exchange, and
+    :class:`RecordError` (under the field ``swaps``) if the swaps made so far are not legal.
+    """
+    if kind not in _EXCHANGES:
+        raise ValueError(f"{kind.value} is not an exchange")
+    if len(swaps) > MAX_SWAPS:
+        raise RecordError(Message(_("an exchange makes 1 or 2 swaps, not {count}"), count=len(swaps)), ("swaps",))
+    after = state.copy()
+    _exchange(after, player, kind, tuple(swaps), f"okanagan.special.{kind.value}")
+    return {} if len(swaps) == MAX_SWAPS else _swaps_open(after, player, kind)
+
+
+_EXCHANGES = frozenset({SpecialActionKind.EXCHANGE_SHAPE, SpecialActionKind.EXCHANGE_COLOUR})
+
+
+def _swaps_open(state: GameState, player: str, kind: SpecialActionKind) -> dict[Reward, tuple[Reward, ...]]:
+    """For each kind ``player`` holds, the kinds left in the supply a swap of ``kind`` may take for it (kinds
+    with none left out)."""
+    supply = state.available_bag()
+    offers = {
+        given: tuple(taken for taken in supply if _fits(kind, given, taken)) for given in state.holdings[player].held()
+    }
+    return {given: takens for given, takens in offers.items() if takens}
 
 
 def _fits(kind: SpecialActionKind, given: Reward, taken: Reward) -> bool:

@@ -6,9 +6,19 @@ from dataclasses import dataclass
 
 from django.http import HttpRequest
 from django.urls import reverse
-from django.utils.translation import get_language, gettext
+from django.utils.translation import get_language, gettext, ngettext
 
-from rules import OkanaganResult, RecordError, Reward, Section, Territory, explorer_sets, score_sheet
+from rules import (
+    NuggetLadder,
+    OkanaganResult,
+    Options,
+    RecordError,
+    Reward,
+    Section,
+    Territory,
+    explorer_sets,
+    score_sheet,
+)
 from rules.components import BUILDINGS_PER_ROUND
 from rules.okanagan import event_section
 from rules.record import ObjectivesEvent
@@ -90,6 +100,7 @@ def game_context(request: HttpRequest, game: Game, *, member: bool, spectator: b
             for position, player in enumerate(result.state.players)
         ],
         "round": result.state.round,
+        "option_lines": option_lines(result.state.options),
         "redraw_due": me is not None and _redraw_due(result, me.name),
         "round_one_buildings": list(BUILDINGS_PER_ROUND[len(result.state.players)][0].items()),
         "nuggets_left": result.state.nuggets_left,
@@ -114,6 +125,23 @@ def game_context(request: HttpRequest, game: Game, *, member: bool, spectator: b
             "watch_url": request.build_absolute_uri(reverse("watch", args=[game.spectator_token])),
         }
     return context
+
+
+def option_lines(options: Options) -> list[str]:
+    """The game's options that differ from the printed game, in words (the scoreboard shows them)."""
+    printed = Options()
+    lines = []
+    if options.reward_supply != printed.reward_supply:
+        count = options.reward_supply
+        lines.append(
+            ngettext("%(count)d token of each kind", "%(count)d tokens of each kind", count) % {"count": count}
+        )
+    if options.nugget_supply != printed.nugget_supply:
+        count = options.nugget_supply
+        lines.append(ngettext("%(count)d nugget card", "%(count)d nugget cards", count) % {"count": count})
+    if options.nugget_ladder is NuggetLadder.FEWEST_ZERO:
+        lines.append(gettext("Fewest nuggets score 0"))
+    return lines
 
 
 def _redraw_due(result: OkanaganResult, player: str) -> bool:

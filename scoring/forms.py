@@ -13,7 +13,10 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from rules import (
+    NUGGET_SUPPLY_RANGE,
+    REWARD_SUPPLY_RANGE,
     NuggetLadder,
+    Options,
     RecordError,
     RulesError,
     name_key,
@@ -175,6 +178,39 @@ class NewGameForm(forms.Form):
             data["players"] = parse_players(list(names))
         except RecordError as error:
             raise forms.ValidationError(say(error.message)) from error
+        return data
+
+
+class SupplyForm(forms.Form):
+    """The reward tokens of each kind and the gold nugget cards in the box, as the record's options: the
+    printed counts unless the table plays with fewer or more. Blank is the printed count; the bounds are
+    what the record format accepts."""
+
+    reward_supply = forms.IntegerField(
+        label=_("Reward tokens of each kind"),
+        min_value=REWARD_SUPPLY_RANGE[0],
+        max_value=REWARD_SUPPLY_RANGE[-1],
+        required=False,
+    )
+    nugget_supply = forms.IntegerField(
+        label=_("Gold nugget cards"),
+        min_value=NUGGET_SUPPLY_RANGE[0],
+        max_value=NUGGET_SUPPLY_RANGE[-1],
+        required=False,
+    )
+
+    def __init__(self, data: Any = None) -> None:
+        self.printed = {"reward_supply": Options().reward_supply, "nugget_supply": Options().nugget_supply}
+        super().__init__(data, initial=self.printed)
+        for name, count in self.printed.items():
+            self.fields[name].help_text = _("As printed: %(count)d.") % {"count": count}
+            self.fields[name].widget.attrs.update(inputmode="numeric")
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        for name, count in self.printed.items():
+            if name in data and data[name] is None:
+                data[name] = count
         return data
 
 

@@ -22,6 +22,7 @@ from rules import (
     Territory,
     apply_event,
     assess_influence,
+    exchange_options,
     new_game,
     prepare_collection,
     special_action_options,
@@ -49,7 +50,6 @@ from rules.record import (
     TwoRewards,
     VolcanoEvent,
 )
-from rules.special_actions import SpecialActionOptions, apply_special_action
 
 NAMES = ("Ann", "Ben", "Cy", "Dee")
 
@@ -168,24 +168,18 @@ def random_action(state: GameState, player: str, chooser: Chooser, *, collects: 
             partner = chooser.pick(sorted(options.holders))
             return Trade(partner, chooser.pick(options.own), chooser.pick(options.holders[partner]))
         case SpecialActionKind.EXCHANGE_SHAPE | SpecialActionKind.EXCHANGE_COLOUR:
-            return _exchange(state, player, kind, options, chooser)
+            return _exchange(state, player, kind, chooser)
     raise AssertionError(kind)
 
 
-def _exchange(
-    state: GameState, player: str, kind: SpecialActionKind, options: SpecialActionOptions, chooser: Chooser
-) -> Exchange:
-    swaps = []
+def _exchange(state: GameState, player: str, kind: SpecialActionKind, chooser: Chooser) -> Exchange:
+    swaps: list[tuple[Reward, Reward]] = []
     for _ in range(chooser.number(1, 2)):
-        choices = options.exchange_shape if kind is SpecialActionKind.EXCHANGE_SHAPE else options.exchange_colour
+        choices = exchange_options(state, player, kind, swaps)
         if not choices:
             break
         given = chooser.pick(sorted(choices))
-        swap = (given, chooser.pick(choices[given]))
-        swaps.append(swap)
-        trial = state.copy()
-        apply_special_action(trial, player, Exchange(kind, (swap,)), in_territory=False)
-        state, options = trial, special_action_options(trial, player)
+        swaps.append((given, chooser.pick(choices[given])))
     return Exchange(kind, tuple(swaps))
 
 

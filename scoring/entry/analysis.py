@@ -13,8 +13,10 @@ from rules import (
     RecordError,
     Reward,
     RulesError,
+    SpecialActionKind,
     apply_event,
     assess_influence,
+    exchange_options,
     parse_event,
     prepare_collection,
     special_action_options,
@@ -99,7 +101,7 @@ def _territory(screen: Screen, state: GameState, index: int) -> Screen:
     screen.recipient = recipient
     if recipient is not None:
         if "action" not in draft.done:
-            screen.options = special_action_options(state, recipient, collects=report.lone is None)
+            _offer_action(screen, state, recipient, collects=report.lone is None)
             return screen.at("action")
         screen.passed.append("action")
     action = {"special_action": event["special_action"]} if event.get("special_action") else {}
@@ -232,7 +234,23 @@ _PLACEHOLDERS: dict[str, dict[str, Any]] = {
 
 def _volcano_options(screen: Screen, state: GameState) -> None:
     screen.recipient = screen.event["player"]
-    screen.options = special_action_options(state, screen.event["player"], collects=False)
+    _offer_action(screen, state, screen.event["player"], collects=False)
+
+
+def _offer_action(screen: Screen, state: GameState, player: str, *, collects: bool) -> None:
+    """The special-action choices of ``player``; for an exchange under way, its next swap's, after the swaps
+    made so far (a swap that does not hold is an error, shown in place)."""
+    screen.options = special_action_options(state, player, collects=collects)
+    action = screen.event.get("special_action", {})
+    if screen.action_kind in _EXCHANGES:
+        swaps = tuple((Reward(given), Reward(taken)) for given, taken in action.get("swaps", []))
+        try:
+            screen.next_swaps = exchange_options(state, player, SpecialActionKind(screen.action_kind), swaps)
+        except RecordError as error:
+            screen.error = error.message
+
+
+_EXCHANGES = {SpecialActionKind.EXCHANGE_SHAPE.value, SpecialActionKind.EXCHANGE_COLOUR.value}
 
 
 def _supply(screen: Screen, state: GameState) -> None:

@@ -35,6 +35,8 @@ class Screen:
     """The closer's tie-break as tapped so far, while it is being entered."""
     recipient: str | None = None
     options: SpecialActionOptions | None = None
+    next_swaps: dict[Reward, tuple[Reward, ...]] = field(default_factory=dict)
+    """An exchange under way: the next swap's choices (given → takens), after the swaps made so far."""
     collecting: list[tuple[str, int, dict[str, int]]] = field(default_factory=list)
     """The collectors so far: (player, may take, what they took)."""
     turn: CollectionTurn | None = None

@@ -148,8 +148,7 @@ def _mark_done(screen: Screen, stage: str, form: dict[str, str]) -> None:
             draft.event["note"] = note
         else:
             draft.event.pop("note", None)
-        if not draft.event.get("rewards") and not draft.event.get("nuggets"):
-            raise BadOp(_("Change at least one count."))
+        # A correction that changes no count is a valid record event (a note for the log, or nothing).
     if stage == "action" and "special_action" not in draft.event:
         raise BadOp(_("Choose an action first."))
     if stage == "board" and "closed_by" not in draft.event:

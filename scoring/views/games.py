@@ -15,7 +15,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import condition, require_http_methods, require_POST, require_safe
 
-from rules import RecordError, RulesError, parse_record
+from rules import NuggetLadder, Options, RecordError, RulesError, parse_record
 from scoring import drafts
 from scoring.access import (
     game_for_member,
@@ -28,7 +28,7 @@ from scoring.access import (
 )
 from scoring.board import game_context, live_etag, sheet_context
 from scoring.entry import PROMO_KINDS
-from scoring.forms import ImportForm, JoinForm, NewGameForm
+from scoring.forms import ImportForm, JoinForm, NewGameForm, SupplyForm
 from scoring.http import HtmxHttpRequest, posted_whole
 from scoring.log import StaleGame, change_log, create_game, create_sheet_game, finish, reopen, replay_game
 from scoring.models import Game
@@ -48,11 +48,17 @@ def game_new(request: HtmxHttpRequest, group_id: int) -> HttpResponse:
     initial = {f"seat_{n}": name for n, name in enumerate(names, start=1)}
     known = list(group.profiles.values_list("name", flat=True))
     form = NewGameForm(request.POST if request.method == "POST" else None, initial=initial, known=known)
-    if request.method == "POST" and form.is_valid():
-        options = {"nugget_ladder": form.cleaned_data["nugget_ladder"]}
-        game = create_game(group, form.cleaned_data["players"], options, promos=form.cleaned_data["promos"])
+    supply = SupplyForm(request.POST if request.method == "POST" else None)
+    if request.method == "POST" and form.is_valid() and supply.is_valid():
+        options = Options(
+            reward_supply=supply.cleaned_data["reward_supply"],
+            nugget_supply=supply.cleaned_data["nugget_supply"],
+            nugget_ladder=NuggetLadder(form.cleaned_data["nugget_ladder"]),
+        )
+        game = create_game(group, form.cleaned_data["players"], options.to_json(), promos=form.cleaned_data["promos"])
         return redirect("game", game_id=game.pk)
-    return render(request, "scoring/game_new.html", {"group": group, "form": form, "names": known})
+    context = {"group": group, "form": form, "supply": supply, "names": known}
+    return render(request, "scoring/game_new.html", context)
 
 
 @require_http_methods(["GET", "POST"])

@@ -100,6 +100,8 @@ def tour(page: Any, base: str, name: str, check: Callable[[str], None], table_on
     if not table_only:
         visit(f"/groups/{group.pk}/", "group")
         visit(f"/groups/{group.pk}/games/new/", "new game")
+        page.get_by_text("Tokens and nugget cards in the box", exact=True).click()
+        check("new game, the supply open")
         for kind in ("small_islands", "cooper_island"):
             visit(f"/groups/{group.pk}/sheets/new/{kind}/", f"sheet {kind}")
         visit("/accounts/password/", "password")

@@ -1,4 +1,4 @@
-"""The robot of ``bench/play_record.py`` plays two records through the UI on a phone and finds the site's
+"""The robot of ``bench/play_record.py`` plays records through the UI on a phone and finds the site's
 final scores equal to the rules' (it starts its own site on a fresh database)."""
 
 from __future__ import annotations
@@ -18,8 +18,14 @@ ROOT = Path(__file__).resolve().parent.parent.parent
 
 @pytest.mark.parametrize(
     ("record", "territories"),
-    # The promo tiles: the Beaver Dam's reward is a token of the supply, named with how many are left.
-    [("okanagan-forest-example.json", 1), ("okanagan-gifts-and-trade.json", 1), ("okanagan-promo-tiles.json", 0)],
+    # The promo tiles: the Beaver Dam's reward is a token of the supply, named with how many are left. The
+    # exhausted supply: the new-game form sets the reward supply.
+    [
+        ("okanagan-forest-example.json", 1),
+        ("okanagan-gifts-and-trade.json", 1),
+        ("okanagan-promo-tiles.json", 0),
+        ("okanagan-exhausted-supply.json", 3),
+    ],
 )
 def test_the_robot_plays_a_record_to_the_same_final_scores(browser: Any, record: str, territories: int) -> None:
     run = subprocess.run(

@@ -2,7 +2,23 @@
 
 from __future__ import annotations
 
-from rules import Reward, SpecialActionKind, new_game, parse_record, replay, special_action_options
+import itertools
+
+import pytest
+
+from rules import (
+    GameState,
+    RecordError,
+    Reward,
+    SpecialActionKind,
+    apply_special_action,
+    exchange_options,
+    new_game,
+    parse_record,
+    replay,
+    special_action_options,
+)
+from rules.record import Exchange
 from tests.rules.builders import Json, error_of, give, player, record, score
 
 PLAYERS = ("Ann", "Ben", "Cy")
@@ -148,3 +164,72 @@ def test_a_player_with_no_token_is_not_offered_a_trade_or_an_exchange() -> None:
     assert SpecialActionKind.TRADE not in options.possible
     assert SpecialActionKind.EXCHANGE_SHAPE not in options.possible
     assert SpecialActionKind.GOLD_NUGGET in options.possible
+
+
+def test_the_second_swap_may_give_the_token_the_first_one_took() -> None:
+    state = replay(parse_record(record(give("Ann", green_circle=1))))
+    first = (Reward("green-circle"), Reward("blue-circle"))
+    assert exchange_options(state, "Ann", SpecialActionKind.EXCHANGE_COLOUR) == dict(
+        special_action_options(state, "Ann").exchange_colour
+    )
+    after_first = exchange_options(state, "Ann", SpecialActionKind.EXCHANGE_COLOUR, [first])
+    # Ann now holds the blue circle only; the green circle is back in the supply.
+    assert after_first == {
+        Reward("blue-circle"): (Reward("green-circle"), Reward("yellow-circle"), Reward("black-circle"))
+    }
+    assert state.holdings["Ann"].held() == {Reward("green-circle"): 1}  # the state is not changed
+    # The engine agrees: the record of both swaps is legal.
+    swaps = [["green-circle", "blue-circle"], ["blue-circle", "black-circle"]]
+    document = record(give("Ann", green_circle=1), volcano({"action": "exchange_colour", "swaps": swaps}))
+    assert player(score(document), "Ann")["rewards"] == {"black-circle": 1}
+
+
+def test_the_next_swap_sees_the_supply_the_swaps_so_far_left() -> None:
+    # One token of each kind: Ann's green square emptied its kind, which stays gone once given back.
+    state = replay(parse_record(record(give("Ann", green_square=1), reward_supply=1)))
+    first = (Reward("green-square"), Reward("green-circle"))  # green circle: the last one
+    assert exchange_options(state, "Ann", SpecialActionKind.EXCHANGE_SHAPE, [first]) == {
+        Reward("green-circle"): (Reward("green-hexagon"),)
+    }
+    second = (Reward("green-circle"), Reward("green-hexagon"))
+    assert exchange_options(state, "Ann", SpecialActionKind.EXCHANGE_SHAPE, [first, second]) == {}
+
+
+def test_the_next_swap_offers_exactly_what_the_engine_accepts() -> None:
+    state = replay(parse_record(record(give("Ann", green_square=1, blue_circle=1), give("Ben", black_circle=2))))
+    state.exhausted.add(Reward("yellow-circle"))
+    for kind in (SpecialActionKind.EXCHANGE_SHAPE, SpecialActionKind.EXCHANGE_COLOUR):
+        for given, takens in exchange_options(state, "Ann", kind).items():
+            for taken in takens:
+                first = (given, taken)
+                offered = {
+                    (next_given, next_taken)
+                    for next_given, next_takens in exchange_options(state, "Ann", kind, [first]).items()
+                    for next_taken in next_takens
+                }
+                accepted = {
+                    second for second in itertools.product(Reward, Reward) if _legal(state, kind, [first, second])
+                }
+                assert offered == accepted, (kind, first)
+
+
+def _legal(state: GameState, kind: SpecialActionKind, swaps: list[tuple[Reward, Reward]]) -> bool:
+    try:
+        apply_special_action(state.copy(), "Ann", Exchange(kind, tuple(swaps)), in_territory=False)
+    except RecordError:
+        return False
+    return True
+
+
+def test_the_next_swap_refuses_swaps_that_do_not_hold() -> None:
+    state = replay(parse_record(record(give("Ann", green_square=1))))
+    with pytest.raises(RecordError, match="Ann holds no blue-square to give") as error:
+        exchange_options(
+            state, "Ann", SpecialActionKind.EXCHANGE_COLOUR, [(Reward("blue-square"), Reward("green-square"))]
+        )
+    assert error.value.where == ("swaps",)
+    three = [(Reward("green-square"), Reward("green-circle"))] * 3
+    with pytest.raises(RecordError, match="an exchange makes 1 or 2 swaps, not 3"):
+        exchange_options(state, "Ann", SpecialActionKind.EXCHANGE_SHAPE, three)
+    with pytest.raises(ValueError, match="trade is not an exchange"):
+        exchange_options(state, "Ann", SpecialActionKind.TRADE)

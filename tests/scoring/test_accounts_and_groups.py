@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
+from scoring.log import replay_game
 from scoring.models import Game, Group
 
 
@@ -32,6 +34,61 @@ def test_a_new_game_needs_two_distinct_players(member_client: Client, group: Gro
     assert response.status_code == 200
     assert "&#x27;Ann&#x27; is named twice" in response.content.decode()
     assert not group.games.exists()
+
+
+def test_a_new_game_sets_the_supply_in_the_box_for_the_rules(member_client: Client, group: Group) -> None:
+    url = f"/groups/{group.pk}/games/new/"
+    page = member_client.get(url).content.decode()
+    assert '<details class="field" id="supply">' in page  # closed: most tables play with the printed supply
+    assert 'name="reward_supply" value="12"' in page and 'name="nugget_supply" value="16"' in page
+    players = {"seat_1": "Ann", "seat_2": "Ben"}
+    made = member_client.post(
+        url, players | {"nugget_ladder": "fewest_zero", "reward_supply": "3", "nugget_supply": "0"}
+    )
+    game = Game.objects.get(pk=made["Location"].split("/")[2])
+    assert game.options == {"reward_supply": 3, "nugget_supply": 0, "nugget_ladder": "fewest_zero"}
+    state = replay_game(game).state
+    assert set(state.supply.values()) == {3} and state.nuggets_left == 0
+    page = member_client.get(f"/games/{game.pk}/").content.decode()
+    assert "Options: 3 tokens of each kind · 0 nugget cards · Fewest nuggets score 0" in page
+    # The printed supply, typed or left blank, is no option.
+    for supply in ({"reward_supply": "12", "nugget_supply": "16"}, {"reward_supply": "", "nugget_supply": ""}, {}):
+        made = member_client.post(url, players | {"nugget_ladder": "by_place"} | supply)
+        game = Game.objects.get(pk=made["Location"].split("/")[2])
+        assert game.options == {}
+        assert 'id="options"' not in member_client.get(f"/games/{game.pk}/").content.decode()
+
+
+@pytest.mark.parametrize(
+    ("supply", "message"),
+    [
+        ({"reward_supply": "0"}, "Ensure this value is greater than or equal to 1."),
+        ({"reward_supply": "1000"}, "Ensure this value is less than or equal to 999."),
+        ({"nugget_supply": "-1"}, "Ensure this value is greater than or equal to 0."),
+        ({"nugget_supply": "2.5"}, "Enter a whole number."),
+        ({"reward_supply": "twelve"}, "Enter a whole number."),
+        ({"reward_supply": "9" * 5000}, "Enter a whole number."),
+    ],
+)
+def test_a_bad_supply_is_refused_in_the_form(
+    member_client: Client, group: Group, supply: dict[str, str], message: str
+) -> None:
+    url = f"/groups/{group.pk}/games/new/"
+    response = member_client.post(url, {"seat_1": "Ann", "seat_2": "Ben", "nugget_ladder": "by_place"} | supply)
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert message in page
+    assert '<details class="field" id="supply" open>' in page  # the error is in view
+    assert not group.games.exists()
+
+
+def test_the_supply_s_messages_are_in_the_reader_s_language(member_client: Client, group: Group) -> None:
+    response = member_client.post(
+        f"/groups/{group.pk}/games/new/",
+        {"seat_1": "Ann", "seat_2": "Ben", "nugget_ladder": "by_place", "reward_supply": "x"},
+        HTTP_ACCEPT_LANGUAGE="fr",
+    )
+    assert "Saisissez un nombre entier." in response.content.decode()
 
 
 def test_log_in_log_out_and_change_password(owner: User) -> None:

@@ -20,10 +20,10 @@ ODD_TEXT = st.one_of(
 )
 FIELDS = st.dictionaries(
     st.sampled_from(
-        ["name", "seat_1", "seat_2", "seat_3", "nugget_ladder", "promos", "code", "name_1", "name_2", "prestige_1",
-         "discoveries_1", "ports_1", "houses_1", "royal_orders_1", "logbooks_1", "last_tile_by", "closer", "tokens",
-         "farm_1", "card_kind", "card_rewards", "username", "password", "user", "revision", "theme", "next",
-         "claim", "free", "leave", "view"]
+        ["name", "seat_1", "seat_2", "seat_3", "nugget_ladder", "reward_supply", "nugget_supply", "promos", "code",
+         "name_1", "name_2", "prestige_1", "discoveries_1", "ports_1", "houses_1", "royal_orders_1", "logbooks_1",
+         "last_tile_by", "closer", "tokens", "farm_1", "card_kind", "card_rewards", "username", "password", "user",
+         "revision", "theme", "next", "claim", "free", "leave", "view"]
     ),
     ODD_TEXT,
     max_size=8,

@@ -65,9 +65,25 @@ def test_an_illegal_swap_is_refused_in_place(member_client: Client, game: Game) 
     after_forest(game)
     entry = new(member_client, game, "volcano").tap(f"set:player:{WHITE}").tap("action:exchange_shape")
     entry.tap("detail:swap:green-square>blue-square")  # another colour: not an exchange of shape
-    entry.tap("done:action")
-    assert entry.response.status_code == 422
+    assert entry.response.status_code == 422 and entry.stage == "action"
     assert "is not the same colour and another shape" in entry.html
+    assert "swaps" not in entry.draft["event"]["special_action"]  # the tap is undone
+
+
+def test_an_exchange_s_second_swap_may_give_the_token_the_first_one_took(member_client: Client, game: Game) -> None:
+    after_forest(game)  # White holds 3 green squares and a green circle
+    entry = new(member_client, game, "volcano").tap(f"set:player:{WHITE}").tap("action:exchange_colour")
+    assert 'value="detail:swap:green-circle>blue-circle"' in entry.html
+    assert 'value="detail:swap:blue-circle>' not in entry.html  # White holds no blue circle yet
+    entry.tap("detail:swap:green-circle>blue-circle")
+    assert entry.stage == "action"
+    assert 'value="detail:swap:blue-circle>black-circle"' in entry.html
+    assert 'value="detail:swap:blue-circle>green-circle"' in entry.html  # given back: in the supply again
+    entry.tap("detail:swap:blue-circle>black-circle")
+    assert entry.stage == "confirm"
+    entry.tap("save")
+    white = replay_game(game).state.holdings["White"].held()
+    assert white == {Reward.GREEN_SQUARE: 3, Reward.BLACK_CIRCLE: 1}
 
 
 def test_beaver_dam_offers_the_supply(member_client: Client, game: Game) -> None:
@@ -140,6 +156,23 @@ def test_a_correction_cannot_give_back_what_is_not_held(member_client: Client, g
     assert "Correction for Red: +1 blue circle, +1 nuggets (forgot the fur)." in entry.html
     entry.tap("save")
     assert game.events.get().data["note"] == "forgot the fur"
+
+
+def test_a_correction_may_change_no_count(member_client: Client, game: Game) -> None:
+    # The record format accepts it: a note for the log, or nothing at all.
+    entry = new(member_client, game, "adjust").tap(f"set:player:{RED}").tap("done:changes", note="all checked")
+    assert entry.stage == "confirm" and entry.response.status_code == 200
+    assert "Correction for Red: nothing (all checked)." in entry.html
+    entry.tap("save")
+    entry = new(member_client, game, "adjust").tap(f"set:player:{WHITE}")
+    entry.tap("add:nuggets:1").tap("add:nuggets:-1").tap("done:changes")  # a count changed back to 0
+    assert entry.stage == "confirm"
+    entry.tap("save")
+    assert [event.data for event in game.events.order_by("index")] == [
+        {"type": "adjust", "player": "Red", "note": "all checked", "rewards": {}},
+        {"type": "adjust", "player": "White", "rewards": {}},
+    ]
+    assert replay_game(game).state.holdings["Red"].tokens == 0
 
 
 def test_an_edit_that_breaks_a_later_event_is_refused_with_the_reason(member_client: Client, game: Game) -> None:
