@@ -7,7 +7,8 @@ Starts the site on a fresh database (SQLite by default; ``--postgres`` uses the 
   table's phones ``/watch/<token>/live/?view=game`` with a session, the spectators ``?view=watch``
   without one;
 - one phone per table, the member's, saves a territory every 20 s and then loads the game page, as the
-  browser does after a save.
+  browser does after a save. The territory is a lake the phone entered tap by tap before the run (then
+  cancelled): each save posts the draft of that entry's last page again, which makes one more lake.
 
 At a table, the member's phone is logged in over HTTP (one session shared by the 50 tables: a session is
 one row, read once per request whoever holds it). The other two phones are table guests: the join view
@@ -40,6 +41,7 @@ throughput ≥ 50 % of the trivial view's.
 from __future__ import annotations
 
 import argparse
+import html
 import http.client
 import json
 import math
@@ -65,7 +67,8 @@ from bench.production import free_port, manage, prepare, production_env, serve  
 
 PG_ADMIN = "postgres://postgres@127.0.0.1:5432/postgres"
 PG_BENCH = "postgres://postgres@127.0.0.1:5432/okanagan_bench"
-LAKE = {"type": "territory", "territory": "lake", "closed_by": "Ann", "rewards": {"blue-circle": 1}, "buildings": {}}
+LAKE_TAPS = ("set:territory:lake", "count:rewards:blue-circle:1", "set:closed_by:0", "done:board")
+"""A lake with one blue circle, closed by Ann, nobody's buildings: then the entry is ready to save."""
 SAVE_EVERY = 20.0
 PAGE_ETAG = re.compile(r'"If-None-Match": "\\"([^"\\]+)\\""')  # the ETag the game page's live div sends
 
@@ -92,6 +95,8 @@ class Table:
     game: int
     token: str
     guests: list[str]
+    lake: str = ""
+    """The draft of a lake ready to save, as its page held it (see :func:`enter_lake`)."""
     saved: dict[int, float] = field(default_factory=dict)
     """Revision → when the save that made it was answered (``time.monotonic()``)."""
     seen: dict[str, dict[int, float]] = field(default_factory=dict)
@@ -155,6 +160,23 @@ def log_in(port: int) -> dict[str, str]:
     return {"Cookie": f"csrftoken={csrf}; sessionid={session}", "X-CSRFToken": csrf}
 
 
+def enter_lake(port: int, game: int, session: dict[str, str]) -> str:
+    """Enter a lake at ``game`` tap by tap, as a phone does, and cancel it: the draft the last page held,
+    which this phone may post to save that lake (drafts are the server's to make: none is made up here)."""
+    path = f"/games/{game}/events/new/territory/"
+    headers = {**session, "Content-Type": "application/x-www-form-urlencoded"}
+    _status, _headers, page, _ms = request(port, "GET", path, session)
+    fields: dict[str, str] = {}
+    for op in (*LAKE_TAPS, "cancel"):
+        for name in ("draft", "revision", "draft_id"):
+            found = re.search(rf'name="{name}" value="([^"]*)"'.encode(), page)
+            assert found, f"no {name} in the entry page"
+            fields[name] = html.unescape(found.group(1).decode())
+        status, _headers, page, _ms = request(port, "POST", path, headers, urlencode(fields | {"op": op}))
+        assert status == (302 if op == "cancel" else 200), (op, status)
+    return fields["draft"]
+
+
 def revision_of(etag: str) -> int:
     """The log's revision in a live ETag (``"<game>.<revision>.<activity>.<language>"``, see ``live_etag``)."""
     return int(etag.strip('"').split(".")[1])
@@ -209,8 +231,7 @@ def phone(
 def save(port: int, table: Table, session: dict[str, str], recorder: Recorder, etag: str) -> str:
     """Save a territory and load the game page as the browser does; the ETag the page's live div holds."""
     revision = max(table.saved, default=0)
-    draft = json.dumps({"event": LAKE, "done": ["rewards", "buildings"], "partial": {}, "card": ""})
-    body = urlencode({"draft": draft, "revision": revision, "op": "save"})
+    body = urlencode({"draft": table.lake, "revision": revision, "op": "save"})
     headers = {**session, "Content-Type": "application/x-www-form-urlencoded"}
     try:
         status, _headers, _body, ms = request(port, "POST", f"/games/{table.game}/events/new/territory/", headers, body)
@@ -338,6 +359,8 @@ def main() -> None:
     server = serve(env, port, workers=2)
     try:
         member = log_in(port)
+        for table in tables:
+            table.lake = enter_lake(port, table.game, member)
         recorder = Recorder()
         start = time.monotonic() + 0.5
         run = Run(start, start + args.seconds, args.interval)

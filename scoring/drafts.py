@@ -1,9 +1,11 @@
-"""The entries in progress of a game's phones, kept on the server: one draft per phone per game.
+"""The entries in progress of a game's phones: one draft per phone per game, in its page and on the server.
 
-A reload, Back, a locked screen or another phone picks an entry up where it was. The page still posts its
-draft (:class:`scoring.entry.Draft`) with each tap; what it posted, once checked, is stored here. A draft is
-dropped when it is saved (in the save's transaction), cancelled, or the game ends; one left for
-:data:`KEPT_FOR` is ignored, and replaced or deleted the next time a draft of that game starts.
+The page carries its draft (:class:`scoring.entry.Draft`) signed, and posts it back with each tap: a draft
+comes back only as the server made it, for this entry on this phone (:func:`signed`, :func:`posted`); a
+changed, made-up or misplaced one is refused as a damaged form. The server keeps a copy, so that a reload,
+Back, a locked screen or another phone picks an entry up where it was. A draft is dropped when it is saved
+(in the save's transaction), cancelled, or the game ends; one left for :data:`KEPT_FOR` is ignored, and
+replaced or deleted the next time a draft of that game starts.
 
 The other phones show who is entering what ("Maya is scoring a forest…"): whenever that changes (a draft
 starts, ends, changes kind, event, territory or phone), ``Game.activity`` counts one more, the version of
@@ -15,10 +17,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import timedelta
 
+from django.core import signing
 from django.db import transaction
 from django.db.models import F, QuerySet
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from .entry import BadOp
 from .entry import Draft as EventDraft
@@ -66,12 +70,41 @@ def is_for(stored: Draft | None, kind: str, editing: int | None) -> bool:
     return stored is not None and stored.kind == kind and stored.editing == editing
 
 
-def event_draft(stored: Draft, players: tuple[str, ...]) -> EventDraft | None:
-    """The draft as the entry pages work on it, or ``None`` if it is not one of this game (never expected)."""
+def event_draft(stored: Draft) -> EventDraft | None:
+    """The draft as the entry pages work on it, or ``None`` if it is not one (kept by code of another
+    version): the page then starts the entry again, and its next tap replaces it."""
     try:
-        return EventDraft.from_data(stored.data, players)
+        return EventDraft.from_data(stored.data)
     except BadOp:
         return None
+
+
+def signed(draft: EventDraft, game: Game, editing: int | None, phone: str) -> str:
+    """``draft`` as its page carries it: compressed, and signed for this phone's entry at ``game`` (the
+    event ``editing``, or a new one), so that only this page's entry can post it back (see :func:`posted`)."""
+    return signing.dumps(draft.to_data(), salt=_entry_salt(game, draft.kind, editing, phone), compress=True)
+
+
+def posted(token: str, game: Game, kind: str, editing: int | None, phone: str) -> EventDraft:
+    """The draft a page posted back, to this phone's entry of ``kind`` (of event ``editing``) at ``game``.
+
+    Raises :class:`BadOp` unless the server signed it for that very entry (:func:`signed`) less than
+    :data:`KEPT_FOR` ago: a draft changed or made up by the phone, a draft of another game, kind of event,
+    event or phone, and a page left too long are all refused as a damaged form.
+    """
+    try:
+        data = signing.loads(token, salt=_entry_salt(game, kind, editing, phone), max_age=KEPT_FOR)
+    except signing.BadSignature as error:  # SignatureExpired too
+        raise BadOp(_("The form was damaged; start again.")) from error
+    return EventDraft.from_data(data)
+
+
+def _entry_salt(game: Game, kind: str, editing: int | None, phone: str) -> str:
+    """What a page's draft is signed for. Saved at another game, as another kind or in place of another
+    event, a draft would change what it was not made for; continued on another phone, it would move an entry
+    that :func:`take` would not (objective cards stay on their player's phone). The revision is not bound: a
+    draft is checked against the game as it is now whatever the page saw."""
+    return f"scoring.drafts.entry:{game.pk}:{kind}:{editing}:{phone}"
 
 
 def store(

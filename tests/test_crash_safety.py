@@ -3,6 +3,7 @@ half-written one: after a restart, the log has every event the server answered f
 
 from __future__ import annotations
 
+import html
 import http.client
 import json
 import os
@@ -19,18 +20,36 @@ from urllib.parse import urlencode
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-LAKE = {"type": "territory", "territory": "lake", "closed_by": "Ann", "rewards": {"blue-circle": 1}, "buildings": {}}
-DRAFT = json.dumps({"event": LAKE, "done": ["rewards", "buildings"], "partial": {}, "card": ""})
+LAKE_TAPS = ("set:territory:lake", "count:rewards:blue-circle:1", "set:closed_by:0", "done:board")
 
 
-def call(port: int, method: str, path: str, headers: dict[str, str], body: str | None = None) -> tuple[int, str]:
+def call(port: int, method: str, path: str, headers: dict[str, str], body: str | None = None) -> tuple[int, str, str]:
+    """The status, the cookies set and the page."""
     connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
     connection.request(method, path, body=body, headers=headers)
     response = connection.getresponse()
-    response.read()
+    page = response.read().decode()
     cookies = "; ".join(value for key, value in response.getheaders() if key.lower() == "set-cookie")
     connection.close()
-    return response.status, cookies
+    return response.status, cookies, page
+
+
+def field(page: str, name: str) -> str:
+    found = re.search(rf'name="{name}" value="([^"]*)"', page)
+    assert found, f"no {name} in the page"
+    return html.unescape(found.group(1))
+
+
+def lake_draft(port: int, game: int, headers: dict[str, str]) -> str:
+    """A lake entered tap by tap at ``game``, as a phone does: the draft of its last page, which the phone
+    may post to save that lake, again and again."""
+    path = f"/games/{game}/events/new/territory/"
+    _status, _cookies, page = call(port, "GET", path, headers)
+    for op in LAKE_TAPS:
+        fields = {name: field(page, name) for name in ("draft", "revision", "draft_id")}
+        status, _cookies, page = call(port, "POST", path, headers, urlencode(fields | {"op": op}))
+        assert status == 200, (op, status)
+    return field(page, "draft")
 
 
 def manage(env: dict[str, str], *args: str) -> str:
@@ -105,26 +124,27 @@ def test_a_killed_server_keeps_every_acknowledged_event(tmp_path: Path, database
 
 def _saves_until_killed(port: int, games: list[int], server: subprocess.Popen[bytes]) -> dict[int, int]:
     """Four tables saving territories until the server is killed with SIGKILL; the saves it acknowledged."""
-    status, cookies = call(port, "GET", "/accounts/login/", {})
+    status, cookies, _page = call(port, "GET", "/accounts/login/", {})
     assert status == 200, status
     csrf = re.search(r"csrftoken=([^;]+)", cookies).group(1)  # type: ignore[union-attr]
     form = urlencode({"username": "crash", "password": "crash-pw-123", "csrfmiddlewaretoken": csrf})
     login_headers = {"Content-Type": "application/x-www-form-urlencoded", "Cookie": f"csrftoken={csrf}"}
-    status, cookies = call(port, "POST", "/accounts/login/", login_headers, form)
+    status, cookies, _page = call(port, "POST", "/accounts/login/", login_headers, form)
     session = re.search(r"sessionid=([^;]+)", cookies).group(1)  # type: ignore[union-attr]
     headers = {
         "Cookie": f"csrftoken={csrf}; sessionid={session}",
         "X-CSRFToken": csrf,
         "Content-Type": "application/x-www-form-urlencoded",
     }
+    drafts = {game: lake_draft(port, game, headers) for game in games}
     acknowledged = dict.fromkeys(games, 0)
     stop = threading.Event()
 
     def table(game: int) -> None:
         while not stop.is_set():
-            body = urlencode({"draft": DRAFT, "revision": acknowledged[game], "op": "save"})
+            body = urlencode({"draft": drafts[game], "revision": acknowledged[game], "op": "save"})
             try:
-                status, _cookies = call(port, "POST", f"/games/{game}/events/new/territory/", headers, body)
+                status, _cookies, _page = call(port, "POST", f"/games/{game}/events/new/territory/", headers, body)
             except OSError:
                 return  # the server is gone: this save was not acknowledged
             if status == 302:

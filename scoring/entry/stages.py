@@ -3,26 +3,9 @@ and the error of a tap that makes no sense."""
 
 from __future__ import annotations
 
-from rules import (
-    Building,
-    LoneChoice,
-    ObjectiveKind,
-    Reward,
-    Shape,
-    SpecialActionKind,
-    Territory,
-)
-
 EVENT_KINDS = ("territory", "volcano", "beaver_dam", "objectives", "round_end", "adjust")
 PROMO_KINDS = ("volcano", "beaver_dam")
 MAX_COUNT = 99
-REWARDS = frozenset(reward.value for reward in Reward)
-BUILDINGS = frozenset(building.value for building in Building)
-OBJECTIVE_KINDS = frozenset(kind.value for kind in ObjectiveKind)
-TERRITORIES = frozenset(territory.value for territory in Territory)
-LONE_CHOICES = frozenset(choice.value for choice in LoneChoice)
-ACTIONS = frozenset(kind.value for kind in SpecialActionKind)
-SHAPES = frozenset(shape.value for shape in Shape)
 # Stages of counters: going back to one, or to an earlier stage, keeps their counts.
 COUNTER_STAGES = {"board", "changes", "cards"}
 STAGES = {

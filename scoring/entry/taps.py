@@ -127,7 +127,7 @@ def _reopen(draft: Draft, stage: str) -> None:
         for key in STAGE_FIELDS.get(stage, ()):
             draft.event.pop(key, None)
     draft.done = [name for name in draft.done if name != stage]
-    draft.partial, draft.card, draft.chosen = {}, "", []
+    draft.partial, draft.chosen = {}, []
 
 
 def _mark_done(screen: Screen, stage: str, form: dict[str, str]) -> None:

@@ -87,11 +87,10 @@ def event_edit(request: HtmxHttpRequest, game_id: int, index: int) -> HttpRespon
 def _entry(request: HtmxHttpRequest, game: Game, start: Draft, editing: int | None) -> HttpResponse:
     """The entry page: this phone's kept draft of this entry (or ``start``), then the posted tap, if any."""
     prefetch_related_objects([game], "seats")
-    players = game.players()
     phone = known_phone(request)
     stored = drafts.load(game, phone)
     mine = stored if drafts.is_for(stored, start.kind, editing) else None
-    kept = drafts.event_draft(mine, players) if mine is not None else None
+    kept = drafts.event_draft(mine) if mine is not None else None
     draft, seen, notices, damaged, op = kept or start, game.revision, [], "", ""
     if request.method == "GET" and mine is not None and kept is not None:
         seen = mine.revision
@@ -106,7 +105,7 @@ def _entry(request: HtmxHttpRequest, game: Game, start: Draft, editing: int | No
                 drafts.discard(game, phone, mine.pk)
             return _to_game(request, game)
         try:
-            draft = _posted(request.POST.get("draft", ""), players, start)
+            draft = drafts.posted(request.POST.get("draft", ""), game, start.kind, editing, phone)
         except BadOp as error:
             damaged, op = str(error), ""  # nothing from a damaged form is done; the kept draft stays
     state, index = _state_before(game, editing)
@@ -164,6 +163,8 @@ def _page(
         "me": my_seat(request, game),
         "can_enter": True,
         "screen": screen,
+        # Signed for this phone: the first tap of a phone may have given it its token (drafts.store).
+        "signed_draft": drafts.signed(screen.draft, game, editing, known_phone(request)),
         "revision": game.revision,
         "editing": editing,
         "draft_id": "" if mine is None else mine.pk,
@@ -174,14 +175,6 @@ def _page(
     }
     template = "scoring/entry.html#wizard" if request.htmx else "scoring/entry.html"
     return render(request, template, context, status=422 if screen.error else 200)
-
-
-def _posted(text: str, players: tuple[str, ...], start: Draft) -> Draft:
-    """The draft the page posted, for the entry that ``start`` begins; :class:`BadOp` if it is not one."""
-    sent = Draft.from_json(text, players)
-    if sent.kind != start.kind:  # a form of another kind of event than this page's
-        raise BadOp(_("The form was damaged; start again."))
-    return sent
 
 
 def _state_before(game: Game, editing: int | None) -> tuple[GameState, int]:

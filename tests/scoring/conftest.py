@@ -5,10 +5,12 @@ from __future__ import annotations
 import html
 import json
 import re
+import zlib
 from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
+from django.core import signing
 from django.test import Client
 
 from scoring.log import create_game
@@ -69,6 +71,22 @@ def guest_client(game: Game) -> Client:
     return client
 
 
+def read_signed(token: str) -> Any:
+    """What a token of ``django.core.signing.dumps`` holds, read without its signature, as anyone who has the
+    page can: a signed draft is not hidden, it only cannot come back changed."""
+    value = token.rsplit(":", 2)[0]  # then the timestamp and the signature
+    data = signing.b64_decode(value.removeprefix(".").encode())
+    return json.loads(zlib.decompress(data) if value.startswith(".") else data)
+
+
+def changed_signed(token: str, data: object) -> str:
+    """``token`` holding ``data`` instead, with its timestamp and signature kept: what a phone that edits
+    the draft in its page posts back."""
+    _value, timestamp, signature = token.rsplit(":", 2)
+    text = json.dumps(data, separators=(",", ":")).encode()  # as signing.JSONSerializer writes it
+    return f".{signing.b64_encode(zlib.compress(text)).decode()}:{timestamp}:{signature}"
+
+
 class Entry:
     """Drives the step-by-step entry of one event as a phone would, one tap (POST) at a time."""
 
@@ -88,7 +106,7 @@ class Entry:
 
     @property
     def draft(self) -> dict[str, Any]:
-        data: dict[str, Any] = json.loads(self.field("draft"))
+        data: dict[str, Any] = read_signed(self.field("draft"))
         return data
 
     @property

@@ -7,12 +7,15 @@ from unittest import mock
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.db.models import JSONField, Value
 from django.test import Client
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scoring.models import Game, Group
 from scoring.rate_limits import RATES
+
+from .conftest import Entry, changed_signed
 
 ODD_TEXT = st.one_of(
     st.text(max_size=60),
@@ -99,25 +102,60 @@ def test_an_oversized_record_file_is_refused(member_client: Client, group: Group
     kind=st.sampled_from(["territory", "objectives", "adjust", "volcano"]),
     spoil=st.sampled_from(["event", "done", "partial", "card", "note", "cards", "buildings", "order", "whole"]),
     value=JSON_VALUES,
+    carried=st.sampled_from(["as JSON", "in the signed token"]),
     revision=REVISIONS,
-    op=st.sampled_from(["save", "done:changes", "done:cards", "card:add", "card:remove:0", "order", "done:rewards"]),
+    op=st.sampled_from(["save", "done:changes", "done:cards", "card:add", "card:remove:0", "tie:0", "done:board"]),
 )
-def test_odd_drafts_and_revisions_get_an_answer_never_a_server_error(
-    member_client: Client, game: Game, kind: str, spoil: str, value: object, revision: str, op: str
+def test_odd_drafts_are_refused_by_their_signature_never_a_server_error(
+    member_client: Client, game: Game, kind: str, spoil: str, value: object, carried: str, revision: str, op: str
 ) -> None:
-    draft: dict[str, object] = {"event": {"type": kind}, "done": [], "partial": {}, "card": ""}
+    game.drafts.all().delete()  # the fixture's game outlives the examples
+    url = f"/games/{game.pk}/events/new/{kind}/"
+    page = Entry(member_client, url)
+    draft: dict[str, object] = {"event": {"type": kind}, "done": [], "partial": {}, "original": None, "chosen": []}
     if spoil in {"event", "done", "partial", "card"}:
         draft[spoil] = value
     elif spoil != "whole":
         draft["event"] = {"type": kind, spoil: value}
-    text = json.dumps(value if spoil == "whole" else draft)
-    response = member_client.post(
-        f"/games/{game.pk}/events/new/{kind}/",
-        {"draft": text, "revision": revision, "op": op, "note": json.dumps(value)},
-    )
+    odd = value if spoil == "whole" else draft
+    text = json.dumps(odd) if carried == "as JSON" else changed_signed(page.field("draft"), odd)
+    response = member_client.post(url, {"draft": text, "revision": revision, "op": op, "note": json.dumps(value)})
+    if odd != page.draft:  # changed in any way: refused, and nothing done
+        assert response.status_code == 422, (text, response.status_code)
+        assert "The form was damaged; start again." in response.content.decode()
+        assert not game.events.exists() and not game.drafts.exists()
     assert response.status_code in {200, 302, 422}, (text, response.status_code)
     for url in (f"/games/{game.pk}/", f"/games/{game.pk}/record.json", f"/groups/{game.group_id}/backup.json"):
         assert member_client.get(url).status_code == 200
+
+
+STORABLE = st.recursive(  # JSON a database stores (PostgreSQL refuses NUL and lone surrogates)
+    st.none() | st.booleans() | st.integers() | st.text(st.characters(exclude_characters="\x00"), max_size=8),
+    lambda children: st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=8), children, max_size=4),
+    max_leaves=20,
+)
+
+
+@FUZZ
+@given(
+    kind=st.sampled_from(["territory", "objectives", "adjust", "volcano"]),
+    spoil=st.sampled_from(["event", "done", "partial", "card", "original", "whole", "more"]),
+    value=STORABLE,
+)
+def test_a_kept_draft_of_another_form_is_dropped_never_a_server_error(
+    member_client: Client, game: Game, kind: str, spoil: str, value: object
+) -> None:
+    game.drafts.all().delete()  # the fixture's game outlives the examples
+    url = f"/games/{game.pk}/events/new/{kind}/"
+    entry = Entry(member_client, url).tap("set:territory:lake" if kind == "territory" else "set:player:1")
+    stored = game.drafts.get()
+    data = value if spoil == "whole" else stored.data | {spoil: value}
+    game.drafts.update(data=Value(data, JSONField()))  # JSON null too, not SQL NULL
+    again = Entry(member_client, url)
+    fresh = {"event": {"type": kind}, "done": [], "partial": {}, "original": None, "chosen": []}
+    assert "Your entry was kept." in again.html or again.draft == fresh  # not in form: the entry starts again
+    for response in (again.tap("done:board").response, entry.tap("save").response):
+        assert response.status_code in {200, 302, 422}
 
 
 @FUZZ

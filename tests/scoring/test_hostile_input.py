@@ -9,21 +9,27 @@ from __future__ import annotations
 import csv
 import io
 import json
+import time
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
+from unittest import mock
 
 import pytest
 from django.contrib.auth.models import User
+from django.core import signing
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.test import Client
 
-from scoring.log import change_log, finish
-from scoring.models import Event, Game, Group, Profile
+from scoring.drafts import KEPT_FOR
+from scoring.entry import Draft as EventDraft
+from scoring.log import change_log, create_game, finish
+from scoring.models import Draft, Event, Game, Group, Profile
 from scoring.portability import MAX_RESTORED_EVENTS, MAX_RESTORED_GAMES
 
-from .conftest import Entry
+from .conftest import FOREST_PLAYERS, Entry, changed_signed
 from .test_game_pages import FOREST
 
 RED = "1"
@@ -42,6 +48,14 @@ def post_draft(entry: Entry, draft: str, op: str = "save", revision: str | None 
     return entry.client.post(entry.url, data)
 
 
+def kept_drafts() -> list[tuple[str, dict[str, Any]]]:
+    return list(Draft.objects.order_by("pk").values_list("phone", "data"))
+
+
+def refused_as_damaged(response: Any) -> bool:
+    return response.status_code == 422 and "The form was damaged; start again." in response.content.decode()
+
+
 def readable(client: Client, game: Game) -> None:
     """The pages that failed for good once bad text was stored all still answer."""
     for url in (f"/games/{game.pk}/", f"/games/{game.pk}/record.json", f"/groups/{game.group_id}/backup.json"):
@@ -55,12 +69,12 @@ def test_a_lone_surrogate_in_a_guests_draft_is_refused_and_nothing_is_stored(
     guest_client: Client, member_client: Client, game: Game
 ) -> None:
     entry = correction_ready(guest_client, game)
-    damaged = entry.field("draft").replace('"note": "a nugget"', '"note": "\\ud800"')
-    assert "\\ud800" in damaged
-    response = post_draft(entry, damaged)
-    assert response.status_code == 422
-    assert "The form was damaged; start again." in response.content.decode()
-    assert not game.events.exists()
+    kept = kept_drafts()
+    draft = entry.draft
+    draft["event"]["note"] = "\ud800"
+    for damaged in (json.dumps(draft), changed_signed(entry.field("draft"), draft)):
+        assert refused_as_damaged(post_draft(entry, damaged))
+    assert not game.events.exists() and kept_drafts() == kept
     readable(member_client, game)
 
 
@@ -157,14 +171,6 @@ def test_an_odd_revision_is_a_stale_page_not_a_crash(member_client: Client, game
         assert member_client.post(url, {"revision": revision}).status_code == 302
     game.refresh_from_db()
     assert game.events.count() == 1 and game.is_playing
-
-
-def test_an_objective_card_with_an_unknown_reward_in_a_draft_is_refused(member_client: Client, game: Game) -> None:
-    entry = Entry(member_client, f"/games/{game.pk}/events/new/objectives/").tap(f"set:player:{RED}")
-    draft = entry.draft
-    draft["event"]["cards"] = [{"kind": "specific", "rewards": ["gold-unicorn"]}]
-    response = post_draft(entry, json.dumps(draft), op="done:cards")
-    assert response.status_code == 422 and "The form was damaged" in response.content.decode()
 
 
 @pytest.mark.parametrize(
@@ -294,58 +300,80 @@ def test_csv_cells_a_spreadsheet_would_run_are_quoted(member_client: Client, gro
     assert players == ["'" + name for name in names]
 
 
-FORGED_ACTIONS = [
-    {"action": "bogus"},
-    {},
-    {"with": "White"},
-    {"action": "trade", "with": "White", "give": "zzz", "get": "qqq"},
-    {"action": "exchange_shape", "swaps": [["a", "b"]]},
-    {"action": "trade", "with": "Nobody", "give": "green-square", "get": "green-circle"},
-    {"action": "gifts", "from": {"Nobody": "green-square"}},
-]
+# A draft comes back only as the server signed it -------------------------------------------------------
+
+FOREST_SO_FAR = {key: value for key, value in FOREST.items() if key != "picks"}
+TERRITORY_DONE = ["territory", "rewards", "buildings", "closer", "order"]
+FORGED: dict[str, tuple[str, str, dict[str, Any]]] = {
+    # name: (the page's kind of event, the tap posted with it, the draft's event and stages done)
+    "an unknown special action": ("territory", "save", FOREST_SO_FAR | {"special_action": {"action": "bogus"}}),
+    "a trade with nobody at the table": (
+        "territory",
+        "detail:get:green-square",
+        FOREST_SO_FAR | {"special_action": {"action": "trade", "with": "Nobody", "give": "green-square"}},
+    ),
+    "an unknown territory": ("territory", "add:rewards:green-square:1", {"type": "territory", "territory": "ocean"}),
+    "an objective card with an unknown reward": (
+        "objectives",
+        "done:cards",
+        {"type": "objectives", "player": "Red", "cards": [{"kind": "specific", "rewards": ["gold-unicorn"]}]},
+    ),
+    "another kind of event than the page's": (
+        "round_end",
+        "save",
+        {"type": "beaver_dam", "player": "White", "reward": "green-square"},
+    ),
+    "a whole event, never tapped": ("adjust", "save", {"type": "adjust", "player": "Red", "nuggets": 99}),
+}
 
 
-@pytest.mark.parametrize("action", FORGED_ACTIONS)
-@pytest.mark.parametrize("op", ["detail:reward:green-square", "detail:get:green-square", "save"])
-def test_a_forged_special_action_in_a_draft_is_damage_not_a_crash(
-    member_client: Client, game: Game, action: dict[str, object], op: str
+@pytest.mark.parametrize("carried", ["as JSON", "in the signed token"])
+@pytest.mark.parametrize("name", FORGED)
+def test_a_forged_draft_is_refused_and_changes_nothing(
+    member_client: Client, game: Game, name: str, carried: str
 ) -> None:
-    entry = Entry(member_client, f"/games/{game.pk}/events/new/territory/")
-    forest = {key: value for key, value in FOREST.items() if key != "picks"}
-    draft = {
-        "event": forest | {"special_action": action},
-        "done": ["territory", "rewards", "buildings", "closer", "order"],
-        "partial": {},
-        "card": "",
+    kind, op, event = FORGED[name]
+    entry = Entry(member_client, f"/games/{game.pk}/events/new/{kind}/")
+    if kind != "round_end":
+        entry.tap("set:territory:lake" if kind == "territory" else f"set:player:{RED}")
+    kept = kept_drafts()
+    done = TERRITORY_DONE if kind == "territory" else []
+    forged = {"event": event, "done": done, "partial": {}, "original": None, "chosen": []}
+    EventDraft.from_data(forged)  # a draft in form: only its signature can refuse it
+    posted = json.dumps(forged) if carried == "as JSON" else changed_signed(entry.field("draft"), forged)
+    entry.response = post_draft(entry, posted, op=op)
+    assert refused_as_damaged(entry.response)
+    assert not game.events.exists() and kept_drafts() == kept
+    assert [entry.draft] == [data for _phone, data in kept] or not kept  # the kept draft stays, and is shown
+
+
+def test_a_draft_signed_for_another_entry_is_refused(
+    member_client: Client, guest_client: Client, group: Group, game: Game
+) -> None:
+    change_log(game, game.revision, lambda events: [FOREST])
+    lake = Entry(member_client, f"/games/{game.pk}/events/new/territory/").tap("set:territory:lake")
+    other_game = create_game(group, FOREST_PLAYERS, {}, promos=True)
+    elsewhere = {
+        "another game": (member_client, f"/games/{other_game.pk}/events/new/territory/"),
+        "another kind of event": (member_client, f"/games/{game.pk}/events/new/volcano/"),
+        "in place of event 0": (member_client, f"/games/{game.pk}/events/0/"),
+        "another phone": (guest_client, f"/games/{game.pk}/events/new/territory/"),
     }
-    response = post_draft(entry, json.dumps(draft), op=op)
-    assert response.status_code == 422 and "The form was damaged" in response.content.decode()
+    kept = kept_drafts()
+    for where, (client, url) in elsewhere.items():
+        data = {"draft": lake.field("draft"), "revision": str(game.revision), "op": "save"}
+        assert refused_as_damaged(client.post(url, data)), where
+    assert game.events.count() == 1 and not other_game.events.exists() and kept_drafts() == kept
+    assert lake.tap("add:rewards:blue-circle:1").response.status_code == 200  # on its own page, it holds
+
+
+def test_a_page_left_longer_than_drafts_are_kept_is_refused(member_client: Client, game: Game) -> None:
+    entry = Entry(member_client, f"/games/{game.pk}/events/new/round_end/")
+    later = time.time() + KEPT_FOR.total_seconds() + 1
+    with mock.patch.object(signing, "time", SimpleNamespace(time=lambda: later)):
+        assert refused_as_damaged(post_draft(entry, entry.field("draft")))
     assert not game.events.exists()
-
-
-@pytest.mark.parametrize(
-    ("url_kind", "event"),
-    [
-        ("round_end", {"type": "beaver_dam", "player": "White", "reward": "green-square"}),
-        ("territory", {"type": "round_end"}),
-    ],
-)
-def test_a_draft_of_another_kind_than_the_page_is_refused(
-    member_client: Client, game: Game, url_kind: str, event: dict[str, object]
-) -> None:
-    entry = Entry(member_client, f"/games/{game.pk}/events/new/{url_kind}/")
-    stages = {"beaver_dam": ["player", "reward", "confirm"], "round_end": ["confirm"]}[str(event["type"])]
-    draft = {"event": event, "done": stages, "partial": {}, "card": ""}
-    response = post_draft(entry, json.dumps(draft))
-    assert response.status_code == 422 and "The form was damaged" in response.content.decode()
-    assert not game.events.exists()
-
-
-def test_an_unknown_territory_in_a_draft_is_damage(member_client: Client, game: Game) -> None:
-    entry = Entry(member_client, f"/games/{game.pk}/events/new/territory/")
-    draft = {"event": {"type": "territory", "territory": "ocean"}, "done": ["territory"], "partial": {}, "card": ""}
-    response = post_draft(entry, json.dumps(draft), op="add:rewards:green-square:1")
-    assert response.status_code == 422 and "The form was damaged" in response.content.decode()
+    assert post_draft(entry, entry.field("draft")).status_code == 302  # in time, it saves
 
 
 def test_a_sheet_player_named_alexis_can_win(member_client: Client, group: Group) -> None:

@@ -99,7 +99,7 @@ def test_cards_entered_for_another_player_say_so_in_the_log(
     entry = Entry(guest_client, f"/games/{game.pk}/events/new/objectives/")
     entry.tap("reopen:player")
     assert "Enter for Yellow" in entry.html and "My cards (Red)" in entry.html
-    entry.tap(f"set:player:{YELLOW}").tap("card:kind:specific").tap("card:toggle:black-hexagon").tap("card:add")
+    entry.tap(f"set:player:{YELLOW}").tap("card:specific:black-hexagon")
     entry.tap("done:cards").tap("save")
     assert game.events.get().entered_for == "Red"
     page = member_client.get(f"/games/{game.pk}/").content.decode()
