@@ -1,5 +1,5 @@
 """Slow and lost connections (issue 12): taps are never lost on the entry, the phone says when it is offline and
-sends what waits once the connection returns.
+sends what waits once the connection returns, and the scoreboard says when it is stale.
 
 The correction's counters (its reward and nugget + and −) are the taps: they show a tap at once.
 """
@@ -157,3 +157,21 @@ def test_taps_waiting_survive_a_reload_and_are_sent_once_the_server_is_reached(l
     nothing_waits(phone)
     assert answered == [ONE_MORE_CIRCLE, ONE_MORE_CIRCLE]
     assert kept(game)["rewards"] == {"green-circle": 2}
+
+
+def test_the_scoreboard_says_when_it_is_stale(live_server: Any, phone: Any) -> None:
+    game = a_table(phone, live_server.url, "maya", PLAYERS)
+    phone.goto(f"{live_server.url}/games/{game.pk}/")
+    spectator = phone.context.new_page()
+    spectator.goto(f"{live_server.url}/watch/{game.spectator_token}/")
+    stale = re.compile(r"^Not updated since \d{1,2}:\d{2}\W*(AM|PM)? — offline\?$")
+    for page in (phone, spectator):
+        expect(page.locator("#stale")).to_be_empty()
+
+    phone.context.set_offline(True)  # the next poll of each page fails (every 1.5 s)
+    for page in (phone, spectator):
+        expect(page.locator("#stale")).to_have_text(stale)
+        readable(page)
+    phone.context.set_offline(False)
+    for page in (phone, spectator):
+        expect(page.locator("#stale")).to_be_empty()
