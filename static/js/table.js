@@ -85,6 +85,30 @@ document.addEventListener("visibilitychange", () => {
   if (!document.hidden && live && window.htmx) window.htmx.trigger(live, "refresh");
 });
 
+// A poll that fails (offline, the server out of reach) leaves the live part as it was: the line above it
+// (#stale) says since when it was not updated, in the page's language, until a poll answers again.
+let updatedAt = new Date();
+
+function timeOf(date) {
+  try {
+    return new Intl.DateTimeFormat(document.documentElement.lang || undefined, { timeStyle: "short" }).format(date);
+  } catch (error) {
+    return date.toLocaleTimeString();
+  }
+}
+
+document.addEventListener("htmx:afterRequest", (event) => {
+  const stale = document.getElementById("stale");
+  const polled = event.detail.requestConfig?.elt; // the live part that asked (replaced by now if it changed)
+  if (!stale || !polled?.matches?.(LIVE)) return;
+  if (event.detail.successful) {
+    updatedAt = new Date();
+    stale.textContent = "";
+  } else if (!stale.textContent) {
+    stale.textContent = stale.dataset.text.replace("{time}", timeOf(updatedAt));
+  }
+});
+
 // The entry (#wizard) is replaced by the server's answer after each tap, and the keyboard's focus would
 // fall to the page's body (a screen reader then says nothing). It goes back to the control that had it
 // (the same "+", found by its name and value), or, when that one is gone or disabled (a stage done), to

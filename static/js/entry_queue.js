@@ -1,0 +1,331 @@
+// The entry on a slow or lost connection: no tap is lost. Each tap on the entry (form#wizard, one
+// <button name="op"> per tap) waits in a queue on the phone and reaches the server in order, one at a time,
+// each sent with the form as the previous answer left it (every answer carries the new draft). The phone
+// shows a tap at once: a button with data-shows="<id of an output>" data-value="<text>" puts its text in
+// that output; any other tapped button is marked as waiting. A line above the entry says how many taps
+// wait, and when the phone is offline. The queue is kept in sessionStorage under the page's URL and its
+// draft, so a reload or a followed link loses nothing: back on the page, the taps are sent.
+//
+// The server decides everything: what the phone shows in the meantime is replaced by each answer. Without
+// JavaScript (or htmx) the entry is a plain form, one page per tap.
+"use strict";
+
+(() => {
+  const words = document.currentScript?.dataset ?? {};
+  const KEPT_FOR = 12 * 60 * 60 * 1000; // as long as the server keeps a draft
+  const FIRST_RETRY = 2000; // then twice as long each time, up to LAST_RETRY
+  const LAST_RETRY = 15000;
+  const SHOW_WAITING_AFTER = 500; // a tap answered sooner is not worth a line that flickers
+  const NOT_ANSWERED = new Set([502, 503, 504]); // the server is restarting or behind a proxy that lost it
+
+  let key = "";
+  let queue = []; // {op, label, fields}: fields are the form's, kept once the tap was first sent
+  let sending = false;
+  let leaving = false; // an answer sent the phone to another page (saved, cancelled)
+  let problem = ""; // "offline" or "unanswered" while the head of the queue could not be sent
+  let notTaken = []; // what the server refused since the last tap, by the buttons' names
+  let waitingSince = 0;
+  let retry = null;
+  let retryIn = FIRST_RETRY;
+  let line = null;
+
+  const wizard = () => document.getElementById("wizard");
+  const say = (text, values) => (text ?? "").replace(/\{(\w+)\}/g, (whole, name) => values[name] ?? whole);
+  const lang = document.documentElement.lang || undefined;
+
+  function keyOf(form) {
+    return `entry-queue ${location.pathname}${location.search} ${form.elements.draft_id?.value ?? ""}`;
+  }
+
+  function restore() {
+    try {
+      const kept = JSON.parse(sessionStorage.getItem(key) ?? "null");
+      if (kept && Array.isArray(kept.taps) && Date.now() - kept.at < KEPT_FOR) return kept.taps;
+    } catch (error) {
+      // unreadable: nothing kept
+    }
+    return [];
+  }
+
+  function keep() {
+    try {
+      if (queue.length) sessionStorage.setItem(key, JSON.stringify({ at: Date.now(), taps: queue }));
+      else forget();
+    } catch (error) {
+      // storage full or refused: the queue still lives as long as the page
+    }
+  }
+
+  function forget() {
+    try {
+      sessionStorage.removeItem(key);
+    } catch (error) {
+      // nothing kept
+    }
+  }
+
+  function nameOf(button) {
+    if (!button) return "";
+    if (button.hasAttribute("aria-label")) return button.getAttribute("aria-label");
+    const parts = [];
+    const read = (node) => {
+      for (const child of node.childNodes) {
+        if (child.nodeType === Node.TEXT_NODE) parts.push(child.textContent);
+        else if (child.getAttribute?.("aria-label")) parts.push(child.getAttribute("aria-label"));
+        else read(child);
+      }
+    };
+    read(button);
+    return parts.join(" ").replace(/\s+/g, " ").trim() || button.value;
+  }
+
+  function buttonFor(form, op) {
+    return form.querySelector(`button[name="op"][value="${CSS.escape(op)}"]`);
+  }
+
+  // What the phone shows: the form as the server sent it, then every waiting tap on it. A counter's
+  // data-value is its text after one tap; more taps before the answer repeat that step.
+  function show() {
+    const form = wizard();
+    if (!form) return;
+    for (const output of document.querySelectorAll("output[data-server]")) {
+      output.textContent = output.dataset.server;
+      output.classList.remove("pending");
+      delete output.dataset.server;
+    }
+    for (const button of form.querySelectorAll("button.pending")) {
+      button.classList.remove("pending");
+      button.removeAttribute("aria-busy");
+    }
+    for (const tap of queue) {
+      const button = buttonFor(form, tap.op);
+      if (!button) continue; // the screen moved on: the tap is still sent, by its op
+      const output = button.dataset.shows ? document.getElementById(button.dataset.shows) : null;
+      if (output && button.dataset.value !== undefined) {
+        output.dataset.server ??= output.textContent;
+        output.textContent = stepped(output.textContent, output.dataset.server, button.dataset.value);
+        output.classList.add("pending");
+      } else {
+        button.classList.add("pending");
+        button.setAttribute("aria-busy", "true");
+      }
+    }
+  }
+
+  function stepped(shown, server, value) {
+    const whole = /^\s*-?\d+\s*$/;
+    if (![shown, server, value].every((text) => whole.test(text))) return value;
+    return String(Number(shown) + Number(value) - Number(server));
+  }
+
+  function together(names) {
+    const counted = [];
+    for (const name of names) {
+      const last = counted[counted.length - 1];
+      if (last && last.name === name) last.times += 1;
+      else counted.push({ name, times: 1 });
+    }
+    const items = counted.map(({ name, times }) => (times > 1 ? `${name} ×${times}` : name));
+    try {
+      return new Intl.ListFormat(lang, { type: "conjunction" }).format(items);
+    } catch (error) {
+      return items.join(", ");
+    }
+  }
+
+  // The line above the entry: how many taps wait (once one waited a moment, or at once when offline),
+  // and what the server did not take.
+  function tell() {
+    const form = wizard();
+    if (!form) return;
+    if (!line || !line.isConnected) {
+      line = document.createElement("p");
+      line.id = "entry-queue";
+      line.className = "queue-status";
+      line.setAttribute("role", "status");
+      form.before(line);
+    }
+    const count = queue.length;
+    const parts = [];
+    if (notTaken.length) parts.push(say(words.refused, { taps: together(notTaken) }));
+    if (problem === "offline" || !navigator.onLine) parts.push(say(words.offline, { count }));
+    else if (problem === "unanswered") parts.push(say(words.unanswered, { count }));
+    else if (count && Date.now() - waitingSince >= SHOW_WAITING_AFTER) parts.push(say(words.waiting, { count }));
+    const text = parts.join(" ");
+    if (line.textContent !== text) line.textContent = text;
+    line.classList.toggle("offline", Boolean(problem) || !navigator.onLine);
+  }
+
+  function tapped(button) {
+    if (!queue.length) {
+      waitingSince = Date.now();
+      setTimeout(tell, SHOW_WAITING_AFTER);
+    }
+    notTaken = [];
+    queue.push({ op: button?.name === "op" ? button.value : "", label: nameOf(button), fields: null });
+    keep();
+    show();
+    tell();
+    send();
+  }
+
+  function fieldsOf(form) {
+    const fields = {};
+    for (const [name, value] of new FormData(form)) {
+      if (name !== "csrfmiddlewaretoken" && typeof value === "string") fields[name] = value;
+    }
+    return fields;
+  }
+
+  function later(why) {
+    problem = why;
+    tell();
+    clearTimeout(retry);
+    retry = setTimeout(send, retryIn);
+    retryIn = Math.min(retryIn * 2, LAST_RETRY);
+  }
+
+  function settled() {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        document.removeEventListener("htmx:afterSettle", done);
+        resolve();
+      };
+      const timer = setTimeout(done, 250);
+      document.addEventListener("htmx:afterSettle", done);
+    });
+  }
+
+  // The head of the queue to the server, through htmx (its headers, its swap and its events: the focus and
+  // the open parts are kept as after any tap). The head is sent with the fields it was first sent with: if
+  // an answer was lost on the way, the server gets the same draft and the same tap again and answers the
+  // same, so a tap never counts twice.
+  async function send() {
+    clearTimeout(retry);
+    retry = null;
+    const form = wizard();
+    if (sending || leaving || !queue.length || !form || !window.htmx) return tell();
+    if (!navigator.onLine) return later("offline");
+    const tap = queue[0];
+    if (!tap.fields) {
+      tap.fields = fieldsOf(form);
+      keep();
+    }
+    sending = true;
+    let answer = null;
+    const heard = (event) => {
+      answer = event.detail.xhr;
+    };
+    form.addEventListener("htmx:beforeOnLoad", heard);
+    let reached = true;
+    try {
+      await window.htmx.ajax("POST", form.getAttribute("hx-post") || form.action, {
+        source: form,
+        target: form,
+        swap: "outerHTML",
+        values: { ...tap.fields, op: tap.op },
+      });
+    } catch (error) {
+      reached = false; // no answer: offline, the connection lost, or too slow
+    }
+    form.removeEventListener("htmx:beforeOnLoad", heard);
+    if (!reached || (answer && NOT_ANSWERED.has(answer.status))) {
+      sending = false;
+      return later(reached ? "unanswered" : "offline");
+    }
+    problem = "";
+    retryIn = FIRST_RETRY;
+    queue.shift();
+    if (answer && answer.getResponseHeader("HX-Redirect")) {
+      leaving = true; // the entry is over (saved, cancelled, or continued on another phone)
+      queue = [];
+      keep();
+      return;
+    }
+    const now = wizard();
+    // Refused: no answer to show (a 403, a 404: the game ended), or the entry shown again with the reason
+    // (422) and the same draft (a 422 whose draft changed took the tap, and shows what it made to do again).
+    const same = now?.elements.draft?.value === tap.fields.draft;
+    if (!answer || (answer.status >= 400 && (answer.status !== 422 || same))) notTaken.push(tap.label);
+    if (now && keyOf(now) !== key) {
+      forget(); // the entry got its draft on the server: the queue moves to the key of that draft
+      key = keyOf(now);
+    }
+    if (!queue.length) waitingSince = 0;
+    keep();
+    show();
+    tell();
+    if (now !== form) await settled(); // the next tap goes once htmx is done with this answer
+    sending = false;
+    send();
+  }
+
+  // htmx settles a swapped element's class as the server sent it: the marks of the taps waiting come back.
+  document.addEventListener("htmx:afterSettle", (event) => {
+    if (event.target.id === "wizard") show();
+  });
+
+  // What the reader changed in the form and has not sent yet (a typed note, a chosen order) survives an
+  // answer that replaces the form.
+  let edits = [];
+  document.addEventListener("htmx:beforeSwap", (event) => {
+    const form = event.detail.target;
+    if (form?.id !== "wizard") return;
+    edits = [...form.elements].filter((field) => {
+      if (field.type === "radio" || field.type === "checkbox") return field.checked !== field.defaultChecked;
+      if (field.type === "text" || field.tagName === "TEXTAREA") return field.value !== field.defaultValue;
+      return false;
+    }).map((field) => ({ name: field.name, type: field.type, value: field.value, checked: field.checked }));
+  });
+  document.addEventListener("htmx:afterSwap", () => {
+    const form = wizard();
+    if (!form) return;
+    for (const edit of edits) {
+      const fields = [...form.elements].filter((field) => field.name === edit.name && field.type === edit.type);
+      if (edit.type === "radio" || edit.type === "checkbox") {
+        const field = fields.find((candidate) => candidate.value === edit.value);
+        if (field && field.checked === field.defaultChecked) field.checked = edit.checked;
+      } else if (fields[0] && fields[0].value === fields[0].defaultValue) {
+        fields[0].value = edit.value;
+      }
+    }
+    edits = [];
+  });
+
+  // A tap goes to the queue, never straight to htmx (which drops a tap made while one is on its way).
+  document.addEventListener(
+    "submit",
+    (event) => {
+      if (event.target.id !== "wizard" || !window.htmx) return;
+      event.preventDefault();
+      event.stopPropagation();
+      if (!leaving) tapped(event.submitter); // else the entry is over: the next page is on its way
+    },
+    true,
+  );
+
+  // Leaving with taps waiting: they are kept and sent on coming back to this entry; the phone asks first.
+  document.addEventListener("click", (event) => {
+    const link = event.target.closest?.("a[href]");
+    if (!link || !queue.length || leaving || event.defaultPrevented) return;
+    if (!window.confirm(say(words.leave, { count: queue.length }))) event.preventDefault();
+  });
+
+  window.addEventListener("online", () => {
+    retryIn = FIRST_RETRY;
+    if (problem === "offline") problem = "";
+    tell();
+    send();
+  });
+  window.addEventListener("offline", tell);
+
+  const form = wizard();
+  if (!form) return;
+  key = keyOf(form);
+  queue = restore();
+  if (queue.length) waitingSince = Date.now() - SHOW_WAITING_AFTER;
+  show();
+  tell();
+  send();
+})();

@@ -1,0 +1,177 @@
+"""Slow and lost connections (issue 12): taps are never lost on the entry, the phone says when it is offline and
+sends what waits once the connection returns, and the scoreboard says when it is stale.
+
+The correction's counters (its reward and nugget + and −) are the taps: they show a tap at once.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+from urllib.parse import parse_qs
+
+import pytest
+from playwright.sync_api import expect
+
+from scoring.log import stored_events
+from scoring.models import Draft, Game
+
+from .test_accessibility import overflow, serious
+from .test_play_on_a_phone import a_table, tap
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+PLAYERS = ("White", "Red")
+SLOW_3G = {"offline": False, "latency": 2000, "downloadThroughput": 50 * 1024, "uploadThroughput": 50 * 1024}
+"""Chromium's "slow 3G": 2 s for every request, 50 kB/s each way."""
+ONE_MORE_CIRCLE = "add:rewards:green-circle:1"
+WAITS = 20_000
+"""How long (ms) a slow connection may take to deliver what waits: three taps of 2 s and more on slow 3G."""
+
+
+def correction(page: Any, base: str, game: Game) -> str:
+    """The correction for White, at its counters; its URL."""
+    url = f"{base}/games/{game.pk}/events/new/adjust/"
+    page.goto(url)
+    tap(page, "White")
+    expect(page.locator("#wizard fieldset[data-stage=changes]")).to_be_visible()
+    return url
+
+
+def taps_answered(page: Any) -> list[str]:
+    """The ops of the taps the server answered, in order, from now on."""
+    answered: list[str] = []
+
+    def finished(request: Any) -> None:
+        if request.method == "POST" and "/events/" in request.url:
+            answered.append(parse_qs(request.post_data or "").get("op", [""])[0])
+
+    page.on("requestfinished", finished)
+    return answered
+
+
+def kept(game: Game) -> dict[str, Any]:
+    """The event of the entry the server keeps for the phone."""
+    event: dict[str, Any] = Draft.objects.get(game=game).data["event"]
+    return event
+
+
+def readable(page: Any) -> None:
+    """No serious accessibility violation (axe-core) and nothing wider than the phone, light and dark."""
+    for scheme in ("light", "dark"):
+        page.emulate_media(color_scheme=scheme)
+        assert not serious(page), scheme
+        assert not overflow(page), scheme
+
+
+def nothing_waits(page: Any) -> None:
+    """Every tap answered: no count or button waits, and the queue's line is empty."""
+    expect(page.locator("#wizard .pending")).to_have_count(0, timeout=WAITS)
+    expect(page.locator("#entry-queue")).to_be_empty()
+
+
+def test_three_quick_taps_on_slow_3g_all_count(live_server: Any, phone: Any) -> None:
+    game = a_table(phone, live_server.url, "maya", PLAYERS)
+    correction(phone, live_server.url, game)
+    answered = taps_answered(phone)
+    network = phone.context.new_cdp_session(phone)
+    network.send("Network.enable")
+    network.send("Network.emulateNetworkConditions", SLOW_3G)
+
+    plus = phone.get_by_role("button", name="one more green circle", exact=True)
+    for _ in range(3):
+        plus.click()
+    # The phone shows the three taps at once (no answer can come in under 2 s) and how many wait.
+    expect(phone.locator("#count-green-circle")).to_have_text("3", timeout=1000)
+    expect(phone.locator("#entry-queue")).to_have_text(re.compile(r"^Taps waiting: [1-3]$"))
+
+    nothing_waits(phone)
+    expect(phone.locator("#count-green-circle")).to_have_text("3")
+    assert answered == [ONE_MORE_CIRCLE] * 3
+    assert kept(game)["rewards"] == {"green-circle": 3}
+
+
+def test_taps_made_offline_are_kept_told_and_sent_in_order_when_the_connection_returns(
+    live_server: Any, phone: Any
+) -> None:
+    game = a_table(phone, live_server.url, "maya", PLAYERS)
+    url = correction(phone, live_server.url, game)
+    answered = taps_answered(phone)
+
+    phone.context.set_offline(True)
+    tap(phone, "one more green circle")
+    tap(phone, "one more green circle")
+    tap(phone, "one more Gold nuggets")
+    tap(phone, "Next")  # refused if it came before the counts: the order matters
+    expect(phone.locator("#count-green-circle")).to_have_text("2")
+    expect(phone.locator("#count-nuggets")).to_have_text("1")
+    expect(phone.get_by_role("button", name="Next")).to_have_attribute("aria-busy", "true")
+    expect(phone.get_by_role("status").filter(has_text="Offline")).to_have_text(
+        "Offline. Taps waiting: 4; they will be sent when the connection returns."
+    )
+    readable(phone)
+    # Following a link asks first; staying keeps the taps.
+    asked: list[str] = []
+    phone.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.dismiss()))
+    phone.get_by_role("link", name="Back to the game").click()
+    assert asked and asked[0].startswith("Taps waiting: 4. They have not reached the game yet"), asked
+    assert phone.url == url
+    assert "rewards" not in kept(game) and answered == []
+
+    phone.context.set_offline(False)
+    expect(phone.locator("#wizard fieldset[data-stage=confirm]")).to_be_visible(timeout=WAITS)
+    nothing_waits(phone)
+    assert answered == [ONE_MORE_CIRCLE, ONE_MORE_CIRCLE, "add:nuggets:1", "done:changes"]
+    tap(phone, "Save")
+    expect(phone).to_have_url(re.compile(rf"/games/{game.pk}/$"))
+    saved = {"type": "adjust", "player": "White", "rewards": {"green-circle": 2}, "nuggets": 1}
+    assert stored_events(game)[-1] == saved
+
+
+def test_taps_waiting_survive_a_reload_and_are_sent_once_the_server_is_reached(live_server: Any, phone: Any) -> None:
+    game = a_table(phone, live_server.url, "maya", PLAYERS)
+    url = correction(phone, live_server.url, game)
+
+    def unreachable(route: Any) -> None:  # the taps get no answer; the page itself still loads
+        if route.request.method == "POST":
+            route.abort("internetdisconnected")
+        else:
+            route.continue_()
+
+    phone.route(url, unreachable)
+    tap(phone, "one more green circle")
+    tap(phone, "one more green circle")
+    expect(phone.locator("#entry-queue")).to_have_text(
+        "Offline. Taps waiting: 2; they will be sent when the connection returns."
+    )
+    phone.reload()
+    # The page shows the kept draft, then the taps that wait on it.
+    expect(phone.locator("#count-green-circle")).to_have_text("2")
+    expect(phone.locator("#entry-queue")).to_have_text(
+        "Offline. Taps waiting: 2; they will be sent when the connection returns."
+    )
+    assert "rewards" not in kept(game)
+
+    answered = taps_answered(phone)
+    phone.unroute(url)  # the next try (within 2 s) reaches the server
+    nothing_waits(phone)
+    assert answered == [ONE_MORE_CIRCLE, ONE_MORE_CIRCLE]
+    assert kept(game)["rewards"] == {"green-circle": 2}
+
+
+def test_the_scoreboard_says_when_it_is_stale(live_server: Any, phone: Any) -> None:
+    game = a_table(phone, live_server.url, "maya", PLAYERS)
+    phone.goto(f"{live_server.url}/games/{game.pk}/")
+    spectator = phone.context.new_page()
+    spectator.goto(f"{live_server.url}/watch/{game.spectator_token}/")
+    stale = re.compile(r"^Not updated since \d{1,2}:\d{2}\W*(AM|PM)? — offline\?$")
+    for page in (phone, spectator):
+        expect(page.locator("#stale")).to_be_empty()
+
+    phone.context.set_offline(True)  # the next poll of each page fails (every 1.5 s)
+    for page in (phone, spectator):
+        expect(page.locator("#stale")).to_have_text(stale)
+        readable(page)
+    phone.context.set_offline(False)
+    for page in (phone, spectator):
+        expect(page.locator("#stale")).to_be_empty()
