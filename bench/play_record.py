@@ -120,10 +120,6 @@ class Failure(Exception):
     """The robot could not go on, or the site disagrees with the rules."""
 
 
-class Skipped(Exception):
-    """An event a person cannot enter and need not: it changes nothing."""
-
-
 class Counts:
     """What one part of the game cost the person."""
 
@@ -132,11 +128,10 @@ class Counts:
         self.taps = self.typed = self.scrolls = self.screens = 0
         self.server_ms = 0.0
         self.tap_ms: list[float] = []
-        self.skipped = ""
         self.phone = 0
 
     def as_json(self) -> dict[str, Any]:
-        return ({"skipped": self.skipped} if self.skipped else {}) | {
+        return {
             "index": self.index,
             "type": self.kind,
             "taps": self.taps,
@@ -305,8 +300,6 @@ def seat(robot: Robot, join_url: str, player: str) -> None:
 def play_event(robot: Robot, event: dict[str, Any], me: str) -> None:
     """Enter one event from the game page to its Save, back on the game page."""
     kind = event["type"]
-    if kind == "adjust" and not any(event.get("rewards", {}).values()) and not event.get("nuggets"):
-        raise Skipped("a correction that changes nothing: the site refuses it, and it scores nothing")
     if kind == "territory":
         robot.tap("link", TERRITORY_BUTTONS[event["territory"]])
     else:
@@ -328,7 +321,7 @@ def counters(robot: Robot, bag: dict[str, int]) -> None:
 
 
 def pressed(robot: Robot, name: str) -> bool:
-    return robot.control("button", name).get_attribute("aria-pressed") == "true"
+    return bool(robot.control("button", name).get_attribute("aria-pressed") == "true")
 
 
 def chips(robot: Robot, bag: dict[str, int]) -> None:
@@ -614,10 +607,7 @@ def play(
                         robot.counts = Counts(index, event["type"])
                         robot.counts.phone = seat_number
                         parts.append(robot.counts)
-                        try:
-                            play_event(robot, event, record["players"][seat_number])
-                        except Skipped as skipped:
-                            robot.counts.skipped = str(skipped)
+                        play_event(robot, event, record["players"][seat_number])
                     robot = phones[0]
                     robot.counts = Counts("end", "end")
                     parts.append(robot.counts)
@@ -649,6 +639,8 @@ def main(argv: list[str] | None = None) -> int:
         record = read_json(args.record.read_text(encoding="utf-8"))
         parse_record(record)
         wanted = expected_scores(args.record.resolve())
+        if not isinstance(record, dict):
+            raise RulesError("a record is a JSON object")
     except (OSError, RulesError) as error:
         print(f"error: {args.record}: {error}", file=sys.stderr)
         return 2
