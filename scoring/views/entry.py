@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import functools
+import json
 from collections.abc import Callable
 from typing import Any
 
@@ -181,7 +183,15 @@ def _state_before(game: Game, editing: int | None) -> tuple[GameState, int]:
     """The state the event applies to, and its index: before event ``editing``, or after the log."""
     events = stored_events(game)
     index = len(events) if editing is None else editing
-    return replay(parse_record(game.record(events[:index]))), index
+    return _replayed(json.dumps(game.record(events[:index]), sort_keys=True)).copy(), index
+
+
+@functools.lru_cache(maxsize=64)
+def _replayed(record: str) -> GameState:
+    """The state a record (as JSON text) leads to: each tap of an entry needs the same one, so it is replayed
+    once per process and log (the key is the record itself, so a changed log is never served stale). Callers
+    take a copy: the state is shared."""
+    return replay(parse_record(json.loads(record)))
 
 
 def _save(
