@@ -19,12 +19,13 @@ from scoring.helper import CALCULATORS
 from scoring.log import change_log, create_game
 from scoring.models import Game, Group
 
-from .test_play_on_a_phone import more, tap
+from .test_play_on_a_phone import cell, chip, closer, score_a_territory, tap, tie, why
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
 PLAYERS = ("White", "Red", "Yellow")
+TERRITORIES = ("forest", "lake", "field", "mountain")
 
 
 def serious(page: Any) -> list[str]:
@@ -117,38 +118,45 @@ def tour(page: Any, base: str, name: str, check: Callable[[str], None], table_on
     page.goto(f"{at}/events/new/territory/")
     stage("territory")
     tap(page, "Forest")
-    stage("rewards")
-    more(page, "green square", 3)
-    more(page, "green circle", 2)
-    more(page, "green hexagon")
+    stage("board")
+    # White's 4 influence takes 4 of the 6 tokens: a choice, so the collection is shown (a pick with nothing
+    # to choose is filled in by itself).
+    chip(page, "green square", 3)
+    chip(page, "green circle", 2)
+    chip(page, "green hexagon", 1)
+    cell(page, "White", "Farm")
+    cell(page, "White", "Silo")
+    cell(page, "Red", "Warehouse")
+    cell(page, "Yellow", "Warehouse")
+    closer(page, "Red")
+    page.locator("details#other-colours summary").click()
+    expect(page.locator("details#other-colours")).to_have_attribute("open", "")
+    stage("board (filled in, icons of other colours open)")
     tap(page, "Next")
-    stage("buildings")
-    more(page, "Farm White", 2)
-    more(page, "Silo White")
-    more(page, "Warehouse Red")
-    more(page, "Warehouse Yellow")
-    tap(page, "Next")
-    stage("closer")
-    tap(page, "Red")
     stage("order (a tie)")
     expect(
-        page.get_by_role("radiogroup", name="Players tie: Red, who closed the territory, chooses their order.")
+        page.get_by_role(
+            "group",
+            name="Players tie: Red, who closed the territory, chooses their order. Tap them from first to last.",
+        )
     ).to_be_visible()
-    tap(page, "This order")
+    tie(page, "Red")
     stage("action")
     tap(page, "A gold nugget")
     stage("picks")
     collect(page)
     stage("confirm")
+    why(page)
+    check("confirm stage, the rules applied unfolded")
     save(page)
     # A territory with one player in it: the lone player's choice.
     page.goto(f"{at}/events/new/territory/")
     tap(page, "Lake")
-    more(page, "blue circle", 2)
+    chip(page, "blue circle", 1)  # two kinds for Red's 1 influence: a choice
+    chip(page, "blue square", 1)
+    cell(page, "Red", "Silo")
+    closer(page, "White")
     tap(page, "Next")
-    more(page, "Silo Red")
-    tap(page, "Next")
-    tap(page, "White")
     stage("lone")
     tap(page, "The rewards")
     expect(page.locator("#wizard fieldset[data-stage=picks]")).to_be_visible()
@@ -173,13 +181,13 @@ def tour(page: Any, base: str, name: str, check: Callable[[str], None], table_on
     stage("player (objectives)")
     tap(page, "Enter for Red")
     stage("cards (objectives)")
-    tap(page, "Specific reward (3 VP each)")
     page.get_by_role("button", name="green square").click()
+    expect(page.get_by_role("button", name="green square")).to_have_attribute("aria-pressed", "true")
     check("cards stage, a card half entered")
     tap(page, "Add this card")
-    tap(page, "These are the cards kept")
-    stage("confirm (objectives)")
-    save(page)
+    expect(page.get_by_role("button", name="Remove Specific reward (3 VP each) green square")).to_be_visible()
+    check("cards stage, a card added")
+    save(page, "Save these cards")
     page.goto(f"{at}/events/new/round_end/")
     stage("confirm (round end)")
     save(page)
@@ -188,15 +196,16 @@ def tour(page: Any, base: str, name: str, check: Callable[[str], None], table_on
     tap(page, "White")
     stage("changes (adjust)")
     tap(page, "one more Gold nuggets")
-    tap(page, "Next")
-    stage("confirm (adjust)")
+    expect(page.locator("#count-nuggets")).to_have_text("1")
     save(page)
 
     visit(f"/games/{game.pk}/", "game")
     tap(page, "I am White")
     expect(page.get_by_role("link", name="I am White")).to_be_visible()
     check("game, as White")
-    visit(f"/games/{game.pk}/events/5/", "another player's objective cards")
+    page.goto(f"{at}/events/4/")  # event 4: Red's cards, entered above
+    expect(page.get_by_role("heading", name="Red's objective cards")).to_be_visible()
+    check("another player's objective cards")
     visit(f"/watch/{game.spectator_token}/", "watch")
     if table_only:
         return
@@ -211,20 +220,24 @@ def tour(page: Any, base: str, name: str, check: Callable[[str], None], table_on
 
 
 def collect(page: Any) -> None:
-    """Each collector in turn takes the first tokens offered until they have what they may, and is done."""
+    """Each collector in turn takes one more of the first kind they can, until their turn ends by itself."""
     picks = page.locator("#wizard fieldset[data-stage=picks]")
     while picks.count():
-        done = picks.locator("button[value='done:picks']")
         form = page.locator("#wizard").element_handle()
-        if done.is_disabled():
-            picks.locator("button[value$=':1']:enabled").first.click()
+        for group in picks.get_by_role("group").all():
+            pressed = group.locator("button[aria-pressed=true]")
+            taken = int(pressed.inner_text()) if pressed.count() else 0
+            more = group.locator(f"button[value$=':{taken + 1}']")
+            if more.count():
+                more.click()
+                break
         else:
-            done.click()
+            raise AssertionError(f"no chip to tap: {picks.inner_text()}")
         form.wait_for_element_state("hidden")  # replaced by the server's answer
 
 
-def save(page: Any) -> None:
-    tap(page, "Save")
+def save(page: Any, name: str = "Save") -> None:
+    tap(page, name)
     expect(page).to_have_url(re.compile(r"/games/\d+/$"))
 
 
@@ -287,27 +300,39 @@ def test_the_group_page_s_player_links_are_targets_44_px_high(live_server: Any, 
 
 def test_the_keyboard_s_focus_stays_on_the_button_pressed_in_the_entry(live_server: Any, phone: Any) -> None:
     log_in_as_owner_of_a_game(phone, live_server.url, "keys")
-    phone.get_by_role("link", name="Score a territory").click()
-    tap(phone, "Forest")
+    score_a_territory(phone, "Forest")
+    one = phone.get_by_role("button", name="1 × green square", exact=True)
+    two = phone.get_by_role("button", name="2 × green square", exact=True)
     plus = phone.get_by_role("button", name="one more green square", exact=True)
-    count = phone.locator(".counter", has=plus).locator("output")
+    settled(phone)
+    one.focus()
+    phone.keyboard.press("Enter")
+    expect(one).to_have_attribute("aria-pressed", "true")
+    expect(one).to_be_focused()
     settled(phone)
     plus.focus()
     phone.keyboard.press("Enter")
-    expect(count).to_have_text("1")
+    expect(two).to_have_attribute("aria-pressed", "true")
     expect(plus).to_be_focused()
+    # What a screen reader says with the chips, the + once again focused: which count is pressed.
+    expect(one).to_have_attribute("aria-pressed", "false")
+    # A cell of the buildings grid keeps the focus, its name saying the new count.
     settled(phone)
+    phone.get_by_role("button", name="Ann, Farm: 0", exact=True).focus()
     phone.keyboard.press("Enter")
-    expect(count).to_have_text("2")
-    expect(plus).to_be_focused()
-    # What a screen reader says with the button, once again focused: its count.
-    expect(phone.locator(f"#{plus.get_attribute('aria-describedby')}")).to_have_text("2")
+    expect(phone.get_by_role("button", name="Ann, Farm: 1", exact=True)).to_be_focused()
+    settled(phone)
+    ann = phone.get_by_role("group", name="Closed by").get_by_role("button", name="Ann", exact=True)
+    ann.focus()
+    phone.keyboard.press("Enter")
+    expect(ann).to_have_attribute("aria-pressed", "true")
+    expect(ann).to_be_focused()
     # A stage done: the focus goes to the first control of the next one, not to the page's body.
     settled(phone)
     phone.get_by_role("button", name="Next").focus()
     phone.keyboard.press("Enter")
-    expect(phone.get_by_role("button", name="one less Farm Ann")).to_be_disabled()
-    expect(phone.get_by_role("button", name="one more Farm Ann")).to_be_focused()
+    expect(phone.locator("#wizard fieldset.stage")).to_have_attribute("data-stage", "lone")
+    expect(phone.get_by_role("button", name="The rewards")).to_be_focused()
 
 
 def test_the_scoreboard_says_briefly_what_another_phone_changed(live_server: Any, phone: Any) -> None:
@@ -376,11 +401,16 @@ def test_tokens_fields_chart_bars_and_territories_stand_out_from_the_page(
 ) -> None:
     context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, color_scheme=scheme)
     page = context.new_page()
-    log_in_as_owner_of_a_game(page, live_server.url, f"contrast-{scheme}")
-    page.get_by_role("link", name="Score a territory").click()
-    forest = page.evaluate(CONTRAST, [["Forest text", ".terr-forest", "backgroundColor", "text"]])
-    assert forest["Forest text"] >= 4.5, forest
-    tap(page, "Field")
+    game = log_in_as_owner_of_a_game(page, live_server.url, f"contrast-{scheme}")
+    # The territories' links on the game page and buttons in the entry, each in its territory's colour.
+    territories = [[f"{name} text", f".terr-{name}", "backgroundColor", "text"] for name in TERRITORIES]
+    shown = page.evaluate(CONTRAST, territories)
+    page.goto(f"{live_server.url}/games/{game.pk}/events/new/territory/")
+    shown |= {f"{name}, in the entry": ratio for name, ratio in page.evaluate(CONTRAST, territories).items()}
+    low_text = {name: ratio for name, ratio in shown.items() if ratio < 4.5}
+    assert not low_text, low_text
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    score_a_territory(page, "Field")
     expect(page.locator("#wizard .token.yellow").first).to_be_visible()
     # Charts' bars in every colour of the palette, as scoring/charts.py draws them.
     page.evaluate(

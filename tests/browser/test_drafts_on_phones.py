@@ -15,7 +15,7 @@ from playwright.sync_api import expect
 from scoring.log import change_log
 from scoring.models import Game
 
-from .test_play_on_a_phone import a_table, csp_violations, more, tap
+from .test_play_on_a_phone import a_table, cell, chip, closer, csp_violations, score_a_territory, take, tap
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -31,44 +31,54 @@ def second_phone(browser: Any, base: str, game: Game) -> Any:
     return page
 
 
-def forest_begun(page: Any, base: str, game: Game) -> None:
-    """A forest of 3 green squares and a green circle, from the game page up to Ann's farm."""
+def forest_begun(page: Any, base: str, game: Game, icons: dict[str, int] | None = None) -> None:
+    """A forest of 3 green squares and a green circle (or ``icons``), from the game page up to Ann's farm."""
     page.goto(f"{base}/games/{game.pk}/")
-    page.get_by_role("link", name="Score a territory").click()
-    tap(page, "Forest")
-    more(page, "green square", 3)
-    more(page, "green circle")
-    tap(page, "Next")
-    more(page, "Farm Ann")
+    score_a_territory(page, "Forest")
+    for label, count in (icons or {"green square": 3, "green circle": 1}).items():
+        chip(page, label, count)
+    cell(page, "Ann", "Farm")
 
 
 def forest_to_save(page: Any, base: str, game: Game) -> None:
     """Ann closes the forest, with a farm to Ben's silo; Ben draws a gold nugget; Ann takes the 3 squares,
-    Ben the circle: up to the Save button."""
+    Ben the circle (the last token: filled in by itself): up to the Save button."""
     forest_begun(page, base, game)
-    more(page, "Silo Ben")
+    cell(page, "Ben", "Silo")
+    closer(page, "Ann")
     tap(page, "Next")
-    tap(page, "Ann")
     tap(page, "A gold nugget")
-    more(page, "green square", 3)
-    tap(page, "Ann is done")
-    more(page, "green circle")
-    tap(page, "Ben is done")
+    take(page, "green square", 3)
+    expect(page.locator("#wizard fieldset[data-stage=confirm]")).to_be_visible()
+    expect(page.get_by_role("button", name="Save")).to_be_visible()
+
+
+def bigger_forest_to_save(page: Any, base: str, game: Game) -> None:
+    """As :func:`forest_to_save` in a forest of 3 green squares, 2 circles and 2 hexagons: Ann takes the 3
+    squares, Ben a circle (his choice)."""
+    forest_begun(page, base, game, {"green square": 3, "green circle": 2, "green hexagon": 2})
+    cell(page, "Ben", "Silo")
+    closer(page, "Ann")
+    tap(page, "Next")
+    tap(page, "A gold nugget")
+    take(page, "green square", 3)
+    expect(page.locator("#wizard strong.collector")).to_have_text("Ben")
+    take(page, "green circle", 1)
+    expect(page.locator("#wizard fieldset[data-stage=confirm]")).to_be_visible()
     expect(page.get_by_role("button", name="Save")).to_be_visible()
 
 
 def lake_to_save(page: Any, base: str, game: Game) -> None:
-    """Ben alone in a lake of 2 blue circles, closed by Ann; Ben takes the rewards: up to the Save button."""
+    """Ben alone in a lake of 2 blue circles, closed by Ann; Ben takes the rewards (a circle: the only kind,
+    filled in by itself): up to the Save button."""
     page.goto(f"{base}/games/{game.pk}/events/new/territory/")
     tap(page, "Lake")
-    more(page, "blue circle", 2)
+    chip(page, "blue circle", 2)
+    cell(page, "Ben", "Silo")
+    closer(page, "Ann")
     tap(page, "Next")
-    more(page, "Silo Ben")
-    tap(page, "Next")
-    tap(page, "Ann")
     tap(page, "The rewards")
-    more(page, "blue circle")
-    tap(page, "Ben is done")
+    expect(page.locator("#wizard fieldset[data-stage=confirm]")).to_be_visible()
     expect(page.get_by_role("button", name="Save")).to_be_visible()
 
 
@@ -80,20 +90,18 @@ def test_an_entry_survives_a_reload_and_the_game_page(live_server: Any, phone: A
     phone.reload()  # pull-to-refresh
     expect(phone.locator(".notice")).to_have_text("Your entry was kept.")
     stage = phone.locator("fieldset.stage")
-    expect(stage.locator("legend")).to_have_text("Buildings")
-    counter = phone.locator(".counter", has=phone.get_by_role("button", name="one more Farm Ann", exact=True))
-    expect(counter.locator("output")).to_have_text("1")
+    expect(stage.locator("legend")).to_have_text("The territory")
+    expect(phone.get_by_role("button", name="Ann, Farm: 1", exact=True)).to_be_visible()
+    expect(phone.get_by_role("button", name="3 × green square", exact=True)).to_have_attribute("aria-pressed", "true")
 
     phone.get_by_role("link", name="Back to the game").click()
     expect(phone.get_by_text("Your entry in progress: scoring a forest")).to_be_visible()
     phone.get_by_role("link", name="Continue", exact=True).click()
-    expect(stage.locator("legend")).to_have_text("Buildings")
-    more(phone, "Silo Ben")
+    expect(stage.locator("legend")).to_have_text("The territory")
+    cell(phone, "Ben", "Silo")
     phone.go_back()
     phone.go_forward()  # Back and forth: still where the phone was
-    expect(
-        phone.locator(".counter", has=phone.get_by_role("button", name="one more Silo Ben")).locator("output")
-    ).to_have_text("1")
+    expect(phone.get_by_role("button", name="Ben, Silo: 1", exact=True)).to_be_visible()
 
     tap(phone, "Cancel this entry")
     expect(phone).to_have_url(re.compile(rf"/games/{game.pk}/$"))
@@ -123,8 +131,8 @@ def test_after_another_phones_save_the_step_that_no_longer_holds_is_shown(
     game = a_table(phone, live_server.url, "ann", ("Ann", "Ben"))
     change_log(game, game.revision, lambda events: [NINE_SQUARES])  # 3 green squares left in the supply
     other = second_phone(browser, live_server.url, game)
-    forest_to_save(phone, live_server.url, game)
-    forest_to_save(other, live_server.url, game)  # the same forest, entered twice
+    bigger_forest_to_save(phone, live_server.url, game)
+    bigger_forest_to_save(other, live_server.url, game)  # the same forest, entered twice
     tap(other, "Save")
     expect(other).to_have_url(re.compile(rf"/games/{game.pk}/$"))
 
@@ -133,12 +141,47 @@ def test_after_another_phones_save_the_step_that_no_longer_holds_is_shown(
     expect(stage.locator("legend")).to_have_text("Collection")
     expect(phone.get_by_role("alert")).to_have_text("Ann took 3 green square but the pool had 0 left")
     expect(phone.locator(".notice")).to_contain_text("The game changed on another phone")
-    expect(stage).to_contain_text("Ann: 0 of 1 taken")
-    expect(phone.get_by_role("button", name="Ann is done")).to_be_disabled()
-    expect(phone.locator(".summary[data-stage=buildings]")).to_contain_text("Ann 3, Ben 1")  # the rest is kept
-    more(phone, "green circle")
-    tap(phone, "Ann is done")
+    expect(stage).to_contain_text("Ann: 0 of 3 taken")
+    expect(phone.get_by_role("button", name="take 1 green square")).to_have_count(0)  # none left in the pool
+    expect(phone.locator(".summary[data-stage=board]")).to_contain_text("Ann 3, Ben 1")  # the rest is kept
+    take(phone, "green circle", 2)  # the rest of Ann's 3 is a hexagon: her turn ends by itself
+    expect(stage).not_to_contain_text("Ann: 0 of 3 taken")  # her pick made again is kept
+    # Ben's circle is no longer in the pool: his pick no longer holds either, and his turn (a hexagon, the only
+    # kind left) is filled in by itself.
     expect(phone.get_by_role("alert")).to_have_text("Ben took 1 green circle but the pool had 0 left")
+    expect(phone.locator("#wizard fieldset[data-stage=confirm]")).to_be_visible()
+    picks = phone.locator(".summary[data-stage=picks]")
+    expect(picks.locator("svg[aria-label='green circle']")).to_have_count(1)  # Ann's 2
+    expect(picks.locator("svg[aria-label='green hexagon']")).to_have_count(2)  # Ann's and Ben's
+    tap(phone, "Save")
+    expect(phone).to_have_url(re.compile(rf"/games/{game.pk}/$"))
+    expect(phone.get_by_text("Event 2: forest closed by Ann")).to_be_visible()
+    assert not refused, refused
+    other.context.close()
+
+
+def test_after_another_phones_save_a_pick_with_nothing_left_to_choose_is_made_again_by_itself(
+    live_server: Any, phone: Any, browser: Any
+) -> None:
+    refused = csp_violations(phone)
+    game = a_table(phone, live_server.url, "ann", ("Ann", "Ben"))
+    change_log(game, game.revision, lambda events: [NINE_SQUARES])  # 3 green squares left in the supply
+    other = second_phone(browser, live_server.url, game)
+    forest_to_save(phone, live_server.url, game)
+    forest_to_save(other, live_server.url, game)  # the same forest, entered twice
+    tap(other, "Save")
+    expect(other).to_have_url(re.compile(rf"/games/{game.pk}/$"))
+
+    tap(phone, "Save")
+    # Only the circle is left in the pool: Ann takes it without a choice, and Ben has nothing left to take.
+    expect(phone.locator("#wizard fieldset[data-stage=confirm]")).to_be_visible()
+    expect(phone.locator(".notice")).to_contain_text("The game changed on another phone")
+    expect(phone.get_by_role("alert")).to_contain_text("but the pool had 0 left")
+    expect(phone.locator(".summary[data-stage=board]")).to_contain_text("Ann 3, Ben 1")  # the rest is kept
+    picks = phone.locator(".summary[data-stage=picks]")
+    expect(picks).to_contain_text("Ben –")
+    expect(picks.locator("svg[aria-label='green circle']")).to_have_count(1)
+    expect(picks.locator("svg[aria-label='green square']")).to_have_count(0)
     tap(phone, "Save")
     expect(phone).to_have_url(re.compile(rf"/games/{game.pk}/$"))
     expect(phone.get_by_text("Event 2: forest closed by Ann")).to_be_visible()

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
 from playwright.sync_api import expect
 
-from .test_play_on_a_phone import a_table, more, tap
+from .test_play_on_a_phone import a_table, cell, chip, closer, in_entry, take, tap, tie
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -19,9 +20,14 @@ def test_icons_of_other_colours_stay_open_after_a_tap_on_a_home_colour_icon(live
     others = phone.locator("details#other-colours")
     others.locator("summary").click()
     expect(others).to_have_attribute("open", "")
-    more(phone, "green square")  # a home-colour icon: the wizard is swapped
+    chip(phone, "green square", 1)  # a home-colour icon: the wizard is swapped
     expect(others).to_have_attribute("open", "")
-    more(phone, "blue circle")
+    chip(phone, "blue circle", 2)
+    expect(others).to_have_attribute("open", "")
+    # The + past the chips, on a home-colour icon, keeps it open too.
+    plus = phone.get_by_role("button", name="one more green square", exact=True)
+    plus.click()
+    expect(phone.get_by_role("button", name="2 × green square", exact=True)).to_have_attribute("aria-pressed", "true")
     expect(others).to_have_attribute("open", "")
 
 
@@ -29,15 +35,36 @@ def test_the_step_s_main_button_is_in_thumb_reach_without_scrolling(live_server:
     game = a_table(phone, live_server.url, "maya", ("Maya", "Theo", "Ines", "Ugo"))
     phone.goto(f"{live_server.url}/games/{game.pk}/events/new/territory/")
     tap(phone, "Forest")
-    more(phone, "green square")
+    chip(phone, "green square", 1)
+    # Four players' closer chips, the reward icons and the buildings grid make a long page: "Next" stays at the
+    # bottom of the screen.
+    assert phone.evaluate("document.documentElement.scrollHeight") > 844
     next_button = phone.get_by_role("button", name="Next")
     expect(next_button).to_be_in_viewport()
-    tap(phone, "Next")
-    # Four players' building counters make a long page: "Next" stays at the bottom of the screen.
-    assert phone.evaluate("document.documentElement.scrollHeight") > 844
+    cell(phone, "Ugo", "Warehouse")  # the last row of the grid
     expect(phone.get_by_role("button", name="Next")).to_be_in_viewport()
     phone.wait_for_load_state("networkidle")  # the swap done: the button measured is the one shown
     assert phone.get_by_role("button", name="Next").evaluate("button => button.getBoundingClientRect().bottom") <= 844
+
+
+def test_next_on_the_board_asks_who_closed_the_territory(live_server: Any, phone: Any) -> None:
+    game = a_table(phone, live_server.url, "maya", ("Maya", "Theo"))
+    phone.goto(f"{live_server.url}/games/{game.pk}/events/new/territory/")  # a phone that is nobody at the table
+    tap(phone, "Lake")
+    chip(phone, "blue circle", 2)
+    cell(phone, "Theo", "Silo")
+    tap(phone, "Next")
+    expect(phone.get_by_role("alert")).to_have_text("Who closed the territory? Tap their name.")
+    stage = phone.locator("#wizard fieldset.stage")
+    expect(stage).to_have_attribute("data-stage", "board")
+    # What was entered is kept.
+    expect(phone.get_by_role("button", name="2 × blue circle", exact=True)).to_have_attribute("aria-pressed", "true")
+    expect(phone.get_by_role("button", name="Theo, Silo: 1", exact=True)).to_be_visible()
+    closer(phone, "Maya")
+    tap(phone, "Next")
+    expect(stage).to_have_attribute("data-stage", "lone")
+    expect(stage).to_have_attribute("data-screen", "resolve")
+    expect(phone.locator(".summary[data-stage=board]")).to_contain_text("closed by Maya")
 
 
 def test_score_a_territory_is_in_thumb_reach_on_a_four_player_game_page(live_server: Any, phone: Any) -> None:
@@ -45,4 +72,59 @@ def test_score_a_territory_is_in_thumb_reach_on_a_four_player_game_page(live_ser
     phone.goto(f"{live_server.url}/games/{game.pk}/")
     tap(phone, "I am Maya")
     assert phone.evaluate("document.documentElement.scrollHeight") > 844
-    expect(phone.get_by_role("link", name="Score a territory")).to_be_in_viewport()
+    territories = phone.get_by_role("navigation", name="Score a territory closed by Maya")
+    expect(territories).to_be_in_viewport()
+    for territory in ("Forest", "Lake", "Field", "Mountain"):
+        expect(territories.get_by_role("link", name=territory, exact=True)).to_be_in_viewport()
+    # A territory's link opens its board, closed by this phone's player.
+    territories.get_by_role("link", name="Mountain", exact=True).click()
+    expect(phone).to_have_url(re.compile(rf"/games/{game.pk}/events/new/territory/\?territory=mountain$"))
+    expect(phone.locator(".summary[data-stage=territory]")).to_contain_text("Mountain")
+    expect(phone.get_by_role("group", name="Closed by").get_by_role("button", name="Maya")).to_have_attribute(
+        "aria-pressed", "true"
+    )
+
+
+def test_the_collection_can_be_changed_from_its_summary_line(live_server: Any, phone: Any) -> None:
+    game = a_table(phone, live_server.url, "maya", ("Maya", "Theo"))
+    phone.goto(f"{live_server.url}/games/{game.pk}/events/new/territory/")
+    tap(phone, "Lake")
+    chip(phone, "blue circle", 1)
+    chip(phone, "blue square", 1)
+    cell(phone, "Theo", "Silo")
+    closer(phone, "Maya")
+    tap(phone, "Next")
+    tap(phone, "The rewards")
+    take(phone, "blue circle", 1)  # Theo may take 1: his turn ends by itself
+    picks = phone.locator(".summary[data-stage=picks]")
+    expect(picks.locator("svg[aria-label='blue circle']")).to_have_count(1)
+    in_entry(phone, "Change Collection")
+    stage = phone.locator("#wizard fieldset.stage")
+    expect(stage).to_have_attribute("data-stage", "picks")
+    expect(phone.locator("#wizard strong.collector")).to_have_text("Theo")
+    expect(stage.locator("button[aria-pressed=true]")).to_have_count(0)
+    take(phone, "blue square", 1)
+    expect(stage).to_have_attribute("data-stage", "confirm")
+    expect(picks.locator("svg[aria-label='blue square']")).to_have_count(1)
+    expect(picks.locator("svg[aria-label='blue circle']")).to_have_count(0)
+
+
+def test_the_closer_taps_the_tied_players_in_order_and_may_start_again(live_server: Any, phone: Any) -> None:
+    game = a_table(phone, live_server.url, "maya", ("Maya", "Theo", "Ines"))
+    phone.goto(f"{live_server.url}/games/{game.pk}/events/new/territory/")
+    tap(phone, "Field")
+    chip(phone, "yellow square", 2)
+    for player in ("Maya", "Theo", "Ines"):
+        cell(phone, player, "Warehouse")
+    closer(phone, "Maya")
+    tap(phone, "Next")
+    tied = phone.get_by_role("group", name=re.compile("^Players tie: Maya, who closed the territory"))
+    expect(tied.get_by_role("button")).to_have_text(["Maya", "Theo", "Ines"])
+    tie(phone, "Ines")
+    expect(phone.locator("#wizard fieldset.stage")).to_contain_text("1. Ines")
+    expect(tied.get_by_role("button")).to_have_text(["Maya", "Theo"])
+    in_entry(phone, "Start again")
+    expect(tied.get_by_role("button")).to_have_text(["Maya", "Theo", "Ines"])
+    tie(phone, "Theo")
+    tie(phone, "Maya")  # Ines, the last, goes by itself
+    expect(phone.locator(".summary[data-stage=order]")).to_contain_text("Theo > Maya > Ines")

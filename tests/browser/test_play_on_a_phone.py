@@ -36,17 +36,62 @@ def a_table(page: Any, base: str, username: str, players: tuple[str, ...]) -> Ga
     return create_game(group, players, {}, promos=False)
 
 
-def more(page: Any, label: str, times: int = 1) -> None:
-    """Tap the + of a counter ``times`` times, waiting for each swap."""
+def chip(page: Any, label: str, count: int) -> None:
+    """Tap the chip of ``count`` of a reward icon (``"2 × green square"``), waiting for it to be pressed."""
+    name = f"{count} × {label}"
+    page.get_by_role("button", name=name, exact=True).click()
+    expect(page.get_by_role("button", name=name, exact=True)).to_have_attribute("aria-pressed", "true")
+
+
+def cell(page: Any, player: str, building: str, times: int = 1) -> None:
+    """Tap ``player``'s cell of ``building`` in the buildings grid ``times`` times (one more each, back to
+    none past what a player has in a whole game), waiting for each swap."""
     for _ in range(times):
-        counter = page.locator(".counter", has=page.get_by_role("button", name=f"one more {label}", exact=True))
-        before = counter.locator("output").inner_text()
-        page.get_by_role("button", name=f"one more {label}", exact=True).click()
-        expect(counter.locator("output")).not_to_have_text(before)
+        button = page.get_by_role("button", name=re.compile(rf"^{re.escape(player)}, {building}: \d+$"))
+        before = button.get_attribute("aria-label")
+        button.click()
+        expect(page.get_by_role("button", name=before, exact=True)).to_have_count(0)
+
+
+def closer(page: Any, player: str) -> None:
+    """Tap who closed the territory, waiting for their chip to be pressed."""
+    chosen = page.get_by_role("group", name="Closed by").get_by_role("button", name=player, exact=True)
+    chosen.click()
+    expect(chosen).to_have_attribute("aria-pressed", "true")
+
+
+def score_a_territory(page: Any, territory: str) -> None:
+    """On the game page, the link of ``territory`` under "Score a territory"; the entry opens on its board."""
+    links = page.get_by_role("navigation", name=re.compile("^Score a territory"))
+    links.get_by_role("link", name=territory, exact=True).click()
+    expect(page.locator("#wizard fieldset[data-stage=board]")).to_be_visible()
+
+
+def in_entry(page: Any, name: str, within: Any = None) -> None:
+    """Tap the entry's button ``name`` and wait for the server's answer to replace the form."""
+    form = page.locator("#wizard").element_handle()
+    (within or page).get_by_role("button", name=name, exact=True).click()
+    form.wait_for_element_state("hidden")
+
+
+def take(page: Any, label: str, count: int) -> None:
+    """The current collector takes ``count`` of a kind (``"take 3 green square"``)."""
+    in_entry(page, f"take {count} {label}")
+
+
+def tie(page: Any, player: str) -> None:
+    """The closer taps ``player`` next in the order of the tied players."""
+    in_entry(page, player, page.get_by_role("group", name=re.compile("^Players tie: ")))
 
 
 def tap(page: Any, name: str) -> None:
     page.get_by_role("button", name=name, exact=True).click()
+
+
+def why(page: Any) -> None:
+    """Unfold the rules applied, on the Save step."""
+    page.locator("details#why summary").click()
+    expect(page.locator("details#why")).to_have_attribute("open", "")
 
 
 def csp_violations(page: Any) -> list[str]:
@@ -80,42 +125,48 @@ def test_the_forest_example_through_the_ui(live_server: Any, phone: Any, browser
     assert other.evaluate("document.getElementById('scoreboard').dataset.probe") == "kept"
 
     phone.goto(f"{live_server.url}/games/{game.pk}/")
-    phone.get_by_role("link", name="Score a territory").click()
-    tap(phone, "Forest")
-    more(phone, "green square", 3)
-    more(phone, "green circle", 2)
-    more(phone, "green hexagon")
-    tap(phone, "Next")
-    more(phone, "Farm White", 2)
-    # A third farm is more than a player has in a 3-player game: the error shows in place.
-    tap(phone, "one more Farm White")
-    expect(phone.get_by_role("alert")).to_have_text("a player has 2 farms in a 3-player game, not 3")
-    expect(
-        phone.locator(".counter", has=phone.get_by_role("button", name="one more Farm White")).locator("output")
-    ).to_have_text("2")
-    tap(phone, "one less Farm White")
-    more(phone, "Silo White")
-    more(phone, "Warehouse Red")
-    more(phone, "Warehouse Yellow")
+    score_a_territory(phone, "Forest")
+    chip(phone, "green square", 3)
+    chip(phone, "green circle", 2)
+    chip(phone, "green hexagon", 1)
+    cell(phone, "White", "Farm", 2)
+    # A third farm is more than a player has in a 3-player game: the cell goes back to none.
+    cell(phone, "White", "Farm")
+    expect(phone.get_by_role("button", name="White, Farm: 0", exact=True)).to_be_visible()
+    cell(phone, "White", "Farm")
+    cell(phone, "White", "Silo")
+    cell(phone, "Red", "Warehouse")
+    cell(phone, "Yellow", "Warehouse")
+    influence = phone.locator("table.buildings tbody td.influence")
+    expect(influence).to_have_text(["4", "2", "2"])  # shown live while the buildings are entered
+    closer(phone, "Red")
     assert fits(phone)
     tap(phone, "Next")
-    tap(phone, "Red")
-    expect(phone.get_by_text("Red, who closed the territory, chooses their order.")).to_be_visible()
-    phone.get_by_label("Yellow > Red").check()
-    tap(phone, "This order")
+    expect(
+        phone.get_by_text("Red, who closed the territory, chooses their order. Tap them from first to last.")
+    ).to_be_visible()
+    tie(phone, "Yellow")  # Red, the last of the two, goes by itself
+    expect(phone.locator(".summary[data-stage=order]")).to_contain_text("Yellow > Red")
     expect(phone.get_by_text("Red takes the special action:")).to_be_visible()
     tap(phone, "A gold nugget")
     expect(phone.get_by_text("collecting, may take 4")).to_be_visible()
-    more(phone, "green square", 3)
-    more(phone, "green circle")
-    # White has taken 4: nothing more is allowed.
-    expect(phone.get_by_role("button", name="one more green hexagon")).to_be_disabled()
-    tap(phone, "White is done")
-    expect(phone.get_by_text("collecting, may take 2")).to_be_visible()
-    expect(phone.get_by_role("button", name="one more green square")).to_have_count(0)  # none left in the pool
-    more(phone, "green circle")
-    more(phone, "green hexagon")
-    tap(phone, "Yellow is done")
+    expect(phone.locator("#wizard strong.collector")).to_have_text("White")
+    take(phone, "green square", 3)
+    expect(phone.get_by_text("White: 3 of 4 taken")).to_be_visible()
+    # White has 1 more to take: 2 circles is more than allowed.
+    take(phone, "green circle", 2)
+    expect(phone.get_by_role("alert")).to_have_text("White may not take another of these.")
+    expect(phone.get_by_text("White: 3 of 4 taken")).to_be_visible()
+    take(phone, "green circle", 1)
+    # White's 4 taken: the turn ends by itself. Yellow may take 2, and the 2 left (no square: none is left in
+    # the pool) are theirs without a choice: filled in by itself.
+    expect(phone.locator("#wizard fieldset[data-stage=confirm]")).to_be_visible()
+    picks = phone.locator(".summary[data-stage=picks]")
+    expect(picks).to_contain_text("White")
+    expect(picks).to_contain_text("Yellow")
+    expect(picks.locator("svg[aria-label='green square']")).to_have_count(1)  # White's only
+    expect(picks.locator("svg[aria-label='green hexagon']")).to_have_count(1)  # Yellow's
+    why(phone)
     expect(phone.get_by_text("Order of influence: White (4) > Yellow (2) > Red (2).")).to_be_visible()
     expect(
         phone.get_by_text("Red, Yellow tie with 2; Red, who closed the forest, put them in this order: Yellow > Red.")
@@ -154,30 +205,37 @@ def test_a_whole_two_player_game_to_the_final_scores(live_server: Any, phone: An
     tap(phone, "Start the game")
     tap(phone, "I am Ann")  # this phone is Ann's
 
-    phone.get_by_role("link", name="Score a territory").click()
-    tap(phone, "Forest")
-    more(phone, "green square", 2)
-    more(phone, "green circle")
+    score_a_territory(phone, "Forest")
+    # This phone is Ann's: she is proposed as who closed it.
+    expect(phone.get_by_role("group", name="Closed by").get_by_role("button", name="Ann")).to_have_attribute(
+        "aria-pressed", "true"
+    )
+    chip(phone, "green square", 2)
+    chip(phone, "green circle", 1)
+    cell(phone, "Ann", "Farm")
+    cell(phone, "Ben", "Silo")
     tap(phone, "Next")
-    more(phone, "Farm Ann")
-    more(phone, "Silo Ben")
-    tap(phone, "Next")
-    tap(phone, "Ann")
     tap(phone, "Two rewards")
     phone.get_by_role("button", name="blue circle").click()
-    expect(phone.get_by_text("collecting, may take 3")).to_be_visible()
-    more(phone, "green square", 2)
-    more(phone, "green circle")
-    tap(phone, "Ann is done")
+    # Ann may take 3: the whole pool, so no choice is left and her pick is filled in by itself.
+    expect(phone.locator("#wizard fieldset[data-stage=confirm]")).to_be_visible()
+    picks = phone.locator(".summary[data-stage=picks]")
+    expect(picks).to_contain_text("Ann")
+    expect(picks.locator("svg[aria-label='green square']")).to_have_count(1)
+    expect(picks).to_contain_text("×2")
+    expect(picks.locator("svg[aria-label='green circle']")).to_have_count(1)
     tap(phone, "Save")
 
     phone.get_by_role("link", name="Objective cards").click()  # Ann's own: no "who?"
-    tap(phone, "Specific reward (3 VP each)")
+    expect(phone.locator("#wizard fieldset[data-stage=cards]")).to_be_visible()
     phone.get_by_role("button", name="green square").click()
+    expect(phone.get_by_role("button", name="green square")).to_have_attribute("aria-pressed", "true")
     tap(phone, "Add this card")
-    tap(phone, "These are the cards kept")
-    expect(phone.get_by_text("Ann keeps 1 objective cards.")).to_be_visible()
-    tap(phone, "Save")
+    # Its kind follows from its one icon.
+    expect(phone.get_by_role("button", name="Remove Specific reward (3 VP each) green square")).to_be_visible()
+    tap(phone, "Save these cards")
+    expect(phone).to_have_url(re.compile(r"/games/\d+/$"))
+    expect(phone.get_by_text("Event 1: objectives kept by Ann")).to_be_visible()
 
     phone.get_by_role("link", name="End of round 1").click()
     tap(phone, "Save")
@@ -205,16 +263,17 @@ def test_scoring_a_territory_works_without_javascript(live_server: Any, browser:
     game = a_table(page, live_server.url, "nojs", ("Ann", "Ben"))
     page.goto(f"{live_server.url}/games/{game.pk}/events/new/territory/")
     tap(page, "Lake")
-    tap(page, "one more blue circle")
-    tap(page, "one more blue circle")
-    tap(page, "Next")
-    tap(page, "one more Silo Ben")
-    tap(page, "Next")
+    tap(page, "1 × blue circle")
+    tap(page, "1 × blue square")
+    tap(page, "Ben, Silo: 0")
     tap(page, "Ann")
-    expect(page.get_by_text("Ben is alone in the territory and chooses:")).to_be_visible()
+    tap(page, "Next")
+    expect(
+        page.get_by_text("Ben is alone in the territory and takes the rewards or the special action:")
+    ).to_be_visible()
     tap(page, "The rewards")
-    tap(page, "one more blue circle")
-    tap(page, "Ben is done")
+    expect(page.locator("strong.collector")).to_have_text("Ben")
+    tap(page, "take 1 blue circle")
     tap(page, "Save")
     expect(page).to_have_url(re.compile(rf"/games/{game.pk}/$"))
     expect(page.locator("#scoreboard .card").nth(1).locator("svg[aria-label='blue circle']")).to_have_count(1)

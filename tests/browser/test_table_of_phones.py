@@ -72,11 +72,9 @@ def test_cards_stay_on_their_player_s_phone(live_server: Any, phone: Any, browse
 
     # Theo enters his own cards: no "who?" step.
     theo.get_by_role("link", name="Objective cards").click()
-    tap(theo, "Specific reward (3 VP each)")
     theo.get_by_role("button", name="black hexagon").click()
     tap(theo, "Add this card")
-    tap(theo, "These are the cards kept")
-    tap(theo, "Save")
+    tap(theo, "Save these cards")
     expect(theo).to_have_url(re.compile(rf"/games/{game.pk}/$"))
 
     # Maya's phone shows the count only, live; Edit does not open Theo's cards.
@@ -94,6 +92,21 @@ def test_cards_stay_on_their_player_s_phone(live_server: Any, phone: Any, browse
     watcher.goto(f"{live_server.url}/watch/{game.spectator_token}/")
     expect(watcher.get_by_text("1 objective card (hidden)")).to_be_visible()
     expect(watcher.locator("svg[aria-label='black hexagon']")).to_have_count(0)
+    # On Theo's phone, the cards he holds are proposed when he enters them again.
+    theo.goto(f"{live_server.url}/games/{game.pk}/")
+    theo.get_by_role("link", name="Objective cards").click()
+    expect(theo.get_by_role("button", name="Remove Specific reward (3 VP each) black hexagon")).to_be_visible()
+    # A card whose icons are tapped is saved with "Save these cards" too, without "Add this card".
+    theo.get_by_role("button", name="blue circle").click()
+    expect(theo.get_by_role("button", name="blue circle")).to_have_attribute("aria-pressed", "true")
+    theo.get_by_role("button", name="blue square").click()
+    expect(theo.get_by_role("button", name="blue square")).to_have_attribute("aria-pressed", "true")
+    tap(theo, "Save these cards")
+    expect(theo).to_have_url(re.compile(rf"/games/{game.pk}/$"))
+    expect(watcher.get_by_text("2 objective cards (hidden)")).to_be_visible(timeout=15000)
+    theo.get_by_role("link", name="Objective cards").click()
+    expect(theo.get_by_role("button", name="Remove Specific reward (3 VP each) black hexagon")).to_be_visible()
+    expect(theo.get_by_role("button", name="Remove Territory set (5 VP) blue square blue circle")).to_be_visible()
     for page in (theo, watcher):
         page.context.close()
 
