@@ -151,14 +151,11 @@ def _hold_picks(draft: Draft, plan: CollectionPlan, picks: dict[str, dict[Reward
 
     That collector picks again, starting from what of their pick the pool still holds; the later picks stay,
     checked in their turn. If the pool is empty by then, nobody from that collector on takes anything. The
-    picks after a collector who has not picked yet are dropped: they were made in another order.
+    picks after a collector who has not picked yet wait: they are checked once that collector has picked.
     """
     event_picks: dict[str, Any] = draft.event.get("picks", {})
     for number, (player, _influence) in enumerate(plan.collectors):
-        if player not in picks:  # later picks were made in another order (the tie-break changed): redone
-            for name, _ in plan.collectors[number + 1 :]:
-                picks.pop(name, None)
-                event_picks.pop(name, None)
+        if player not in picks:  # the later picks are checked once this collector has picked
             return None
         earlier = {name: picks[name] for name, _ in plan.collectors[:number]}
         turn = plan.turns(earlier)[-1]

@@ -216,7 +216,7 @@ def test_a_whole_two_player_game_to_the_final_scores(live_server: Any, phone: An
     cell(phone, "Ben", "Silo")
     tap(phone, "Next")
     tap(phone, "Two rewards")
-    phone.get_by_role("button", name="blue circle").click()
+    phone.get_by_role("button", name="blue circle").click()  # named with how many are left
     # Ann may take 3: the whole pool, so no choice is left and her pick is filled in by itself.
     expect(phone.locator("#wizard fieldset[data-stage=confirm]")).to_be_visible()
     picks = phone.locator(".summary[data-stage=picks]")
@@ -228,8 +228,8 @@ def test_a_whole_two_player_game_to_the_final_scores(live_server: Any, phone: An
 
     phone.get_by_role("link", name="Objective cards").click()  # Ann's own: no "who?"
     expect(phone.locator("#wizard fieldset[data-stage=cards]")).to_be_visible()
-    phone.get_by_role("button", name="green square").click()
-    expect(phone.get_by_role("button", name="green square")).to_have_attribute("aria-pressed", "true")
+    phone.get_by_role("button", name="green square", exact=True).click()
+    expect(phone.get_by_role("button", name="green square", exact=True)).to_have_attribute("aria-pressed", "true")
     tap(phone, "Add this card")
     # Its kind follows from its one icon.
     expect(phone.get_by_role("button", name="Remove Specific reward (3 VP each) green square")).to_be_visible()

@@ -72,8 +72,7 @@ def test_cards_stay_on_their_player_s_phone(live_server: Any, phone: Any, browse
 
     # Theo enters his own cards: no "who?" step.
     theo.get_by_role("link", name="Objective cards").click()
-    theo.get_by_role("button", name="black hexagon").click()
-    tap(theo, "Add this card")
+    tap(theo, "card of one black hexagon")  # a card of one icon: one tap
     tap(theo, "Save these cards")
     expect(theo).to_have_url(re.compile(rf"/games/{game.pk}/$"))
 
@@ -97,10 +96,10 @@ def test_cards_stay_on_their_player_s_phone(live_server: Any, phone: Any, browse
     theo.get_by_role("link", name="Objective cards").click()
     expect(theo.get_by_role("button", name="Remove Specific reward (3 VP each) black hexagon")).to_be_visible()
     # A card whose icons are tapped is saved with "Save these cards" too, without "Add this card".
-    theo.get_by_role("button", name="blue circle").click()
-    expect(theo.get_by_role("button", name="blue circle")).to_have_attribute("aria-pressed", "true")
-    theo.get_by_role("button", name="blue square").click()
-    expect(theo.get_by_role("button", name="blue square")).to_have_attribute("aria-pressed", "true")
+    theo.get_by_role("button", name="blue circle", exact=True).click()
+    expect(theo.get_by_role("button", name="blue circle", exact=True)).to_have_attribute("aria-pressed", "true")
+    theo.get_by_role("button", name="blue square", exact=True).click()
+    expect(theo.get_by_role("button", name="blue square", exact=True)).to_have_attribute("aria-pressed", "true")
     tap(theo, "Save these cards")
     expect(theo).to_have_url(re.compile(rf"/games/{game.pk}/$"))
     expect(watcher.get_by_text("2 objective cards (hidden)")).to_be_visible(timeout=15000)
