@@ -206,7 +206,7 @@ class Robot:
         self.counts.tap_ms.append(self.answer_ms)
         after = self.page.evaluate(SCREEN)
         if self.trace:
-            print(f"  tap {role} {name!r} -> {after}", file=sys.stderr)
+            print(f"  tap {role} {name!r} -> {after} ({self.answer_ms:.0f} ms)", file=sys.stderr)
         if after != before or not had_form:
             self.counts.screens += 1
         self._screenshot()

@@ -3,9 +3,10 @@ shape, explanation steps and error messages from ``rules`` in the reader's langu
 
 from __future__ import annotations
 
+import functools
 import re
 
-from django.utils.translation import gettext
+from django.utils.translation import get_language, gettext
 from django.utils.translation import gettext_lazy as _
 
 from rules import ObjectiveKind, RecordError, Reward, RulesError, Section, Shape, Step, Territory
@@ -14,10 +15,18 @@ from rules.explanation import Message
 
 def reward_label(reward: Reward | str) -> str:
     """``blue circle``: the reward's colour and shape (the printed names are not all known)."""
-    reward = Reward(reward)
-    return gettext("{colour} {shape}").format(
-        colour=LABELS[f"colour:{reward.colour.value}"], shape=LABELS[f"shape:{reward.shape.value}"]
-    )
+    return _reward_labels(get_language())[Reward(reward)]
+
+
+@functools.lru_cache(maxsize=16)
+def _reward_labels(language: str | None) -> dict[Reward, str]:
+    """Every reward's label in ``language`` (the active one): a page names rewards many times."""
+    return {
+        reward: gettext("{colour} {shape}").format(
+            colour=LABELS[f"colour:{reward.colour.value}"], shape=LABELS[f"shape:{reward.shape.value}"]
+        )
+        for reward in Reward
+    }
 
 
 def explain(item: Step | Section) -> str:
