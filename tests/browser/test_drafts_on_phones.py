@@ -7,6 +7,7 @@ Each phone is a browser context of its own (its own session, so its own phone to
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -124,19 +125,36 @@ def test_after_another_phone_saved_the_first_phones_save_just_works(live_server:
     other.context.close()
 
 
+def saved_first_on_another_phone(
+    live_server: Any, phone: Any, browser: Any, to_save: Callable[[Any, str, Game], None]
+) -> Callable[[], None]:
+    """The same forest entered on two phones while 3 green squares are left in the supply: the other phone
+    saves first, then this one taps Save. The check to call once this phone's entry is done: it saves as the
+    game's third event, and nothing was refused by the page's security policy."""
+    refused = csp_violations(phone)
+    game = a_table(phone, live_server.url, "ann", ("Ann", "Ben"))
+    change_log(game, game.revision, lambda events: [NINE_SQUARES])
+    other = second_phone(browser, live_server.url, game)
+    to_save(phone, live_server.url, game)
+    to_save(other, live_server.url, game)
+    tap(other, "Save")
+    expect(other).to_have_url(re.compile(rf"/games/{game.pk}/$"))
+    tap(phone, "Save")
+
+    def saved() -> None:
+        tap(phone, "Save")
+        expect(phone).to_have_url(re.compile(rf"/games/{game.pk}/$"))
+        expect(phone.get_by_text("Event 2: forest closed by Ann")).to_be_visible()
+        assert not refused, refused
+        other.context.close()
+
+    return saved
+
+
 def test_after_another_phones_save_the_step_that_no_longer_holds_is_shown(
     live_server: Any, phone: Any, browser: Any
 ) -> None:
-    refused = csp_violations(phone)
-    game = a_table(phone, live_server.url, "ann", ("Ann", "Ben"))
-    change_log(game, game.revision, lambda events: [NINE_SQUARES])  # 3 green squares left in the supply
-    other = second_phone(browser, live_server.url, game)
-    bigger_forest_to_save(phone, live_server.url, game)
-    bigger_forest_to_save(other, live_server.url, game)  # the same forest, entered twice
-    tap(other, "Save")
-    expect(other).to_have_url(re.compile(rf"/games/{game.pk}/$"))
-
-    tap(phone, "Save")
+    saved = saved_first_on_another_phone(live_server, phone, browser, bigger_forest_to_save)
     stage = phone.locator("fieldset.stage")
     expect(stage.locator("legend")).to_have_text("Collection")
     expect(phone.get_by_role("alert")).to_have_text("Ann took 3 green square but the pool had 0 left")
@@ -153,26 +171,13 @@ def test_after_another_phones_save_the_step_that_no_longer_holds_is_shown(
     picks = phone.locator(".summary[data-stage=picks]")
     expect(picks.locator("svg[aria-label='green circle']")).to_have_count(1)  # Ann's 2
     expect(picks.locator("svg[aria-label='green hexagon']")).to_have_count(2)  # Ann's and Ben's
-    tap(phone, "Save")
-    expect(phone).to_have_url(re.compile(rf"/games/{game.pk}/$"))
-    expect(phone.get_by_text("Event 2: forest closed by Ann")).to_be_visible()
-    assert not refused, refused
-    other.context.close()
+    saved()
 
 
 def test_after_another_phones_save_a_pick_with_nothing_left_to_choose_is_made_again_by_itself(
     live_server: Any, phone: Any, browser: Any
 ) -> None:
-    refused = csp_violations(phone)
-    game = a_table(phone, live_server.url, "ann", ("Ann", "Ben"))
-    change_log(game, game.revision, lambda events: [NINE_SQUARES])  # 3 green squares left in the supply
-    other = second_phone(browser, live_server.url, game)
-    forest_to_save(phone, live_server.url, game)
-    forest_to_save(other, live_server.url, game)  # the same forest, entered twice
-    tap(other, "Save")
-    expect(other).to_have_url(re.compile(rf"/games/{game.pk}/$"))
-
-    tap(phone, "Save")
+    saved = saved_first_on_another_phone(live_server, phone, browser, forest_to_save)
     # Only the circle is left in the pool: Ann takes it without a choice, and Ben has nothing left to take.
     expect(phone.locator("#wizard fieldset[data-stage=confirm]")).to_be_visible()
     expect(phone.locator(".notice")).to_contain_text("The game changed on another phone")
@@ -182,8 +187,4 @@ def test_after_another_phones_save_a_pick_with_nothing_left_to_choose_is_made_ag
     expect(picks).to_contain_text("Ben –")
     expect(picks.locator("svg[aria-label='green circle']")).to_have_count(1)
     expect(picks.locator("svg[aria-label='green square']")).to_have_count(0)
-    tap(phone, "Save")
-    expect(phone).to_have_url(re.compile(rf"/games/{game.pk}/$"))
-    expect(phone.get_by_text("Event 2: forest closed by Ann")).to_be_visible()
-    assert not refused, refused
-    other.context.close()
+    saved()
