@@ -208,7 +208,7 @@ def card_of_rewards(rewards: Sequence[Reward]) -> ObjectiveCard:
 
     Raises :class:`RecordError` when no card shows them.
     """
-    rewards = tuple(reward for reward in Reward if reward in rewards)
+    rewards = tuple(sorted(rewards, key=list(Reward).index))  # in the record's order of kinds
     if len(rewards) == 1:
         kind = ObjectiveKind.SPECIFIC
     elif len({reward.colour for reward in rewards}) == 1:
