@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+from collections import OrderedDict
 from dataclasses import dataclass
 
 from django.http import HttpRequest
@@ -14,7 +16,6 @@ from rules import (
     Options,
     RecordError,
     Reward,
-    Section,
     Territory,
     explorer_sets,
     score_sheet,
@@ -30,7 +31,7 @@ from .log import replay_game
 from .models import SEAT_COLOURS, Game
 from .phones import known_phone, my_seat
 from .stats import OKANAGAN_PARTS
-from .wording import LABELS
+from .wording import LABELS, explain
 
 
 @dataclass(frozen=True)
@@ -48,15 +49,40 @@ class BoardLine:
 
 @dataclass(frozen=True)
 class LogEntry:
-    """One event of the log with its explanation."""
+    """One event of the log with its explanation, in the reader's language."""
 
     index: int
     type: str
-    section: Section
+    title: str
+    steps: tuple[tuple[str, str], ...]
+    """Each step's text and the rule it cites."""
     player: str = ""
     """The player the event is about, if one (objective cards: whose they are)."""
     entered_for: str = ""
     """Objective cards entered on another phone: who entered them ("-": a phone that is nobody)."""
+
+
+type Explained = tuple[str, tuple[tuple[str, str], ...]]
+_EXPLAINED: OrderedDict[tuple[str, str | None], list[Explained]] = OrderedDict()
+_EXPLAINED_KEPT = 32
+
+
+def _explained_log(result: OkanaganResult, events: list[dict[str, object]]) -> list[Explained]:
+    """Each event's title and steps in the reader's language. The same log is shown on every phone after each
+    change, and polled: it is explained once per log and language in this process (the key is the log
+    itself, never stale; the words are the same for every reader, secret cards are never in them)."""
+    key = (json.dumps(events, sort_keys=True), get_language())
+    if key in _EXPLAINED:
+        _EXPLAINED.move_to_end(key)
+        return _EXPLAINED[key]
+    explained = []
+    for outcome in result.state.log:
+        section = event_section(outcome)
+        explained.append((explain(section), tuple((explain(step), step.rule) for step in section.steps)))
+    _EXPLAINED[key] = explained
+    while len(_EXPLAINED) > _EXPLAINED_KEPT:
+        _EXPLAINED.popitem(last=False)
+    return explained
 
 
 def game_context(request: HttpRequest, game: Game, *, member: bool, spectator: bool = False) -> dict[str, object]:
@@ -108,11 +134,11 @@ def game_context(request: HttpRequest, game: Game, *, member: bool, spectator: b
             LogEntry(
                 outcome.index,
                 outcome.event.type,
-                event_section(outcome),
+                *explained,
                 getattr(outcome.event, "player", ""),
                 rows[outcome.index].entered_for,
             )
-            for outcome in result.state.log
+            for outcome, explained in zip(result.state.log, _explained_log(result, events), strict=True)
         ][::-1],
         "event_kinds": [kind for kind in EVENT_KINDS if game.promos or kind not in PROMO_KINDS],
         "territories": list(Territory),
