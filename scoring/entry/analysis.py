@@ -94,7 +94,7 @@ def _territory(screen: Screen, state: GameState, index: int) -> Screen:
     order, _steps = report.check_order(parsed.order) if report.influence else ((), ())
     if report.lone is not None:
         if "lone_choice" not in event:
-            screen.options = special_action_options(state, report.lone, collects=False)
+            _offer_action(screen, state, report.lone, collects=False)
             return screen.at("lone")
         screen.passed.append("lone")
     recipient, _steps = special_action_recipient(report, order, parsed.lone_choice)

@@ -10,6 +10,7 @@ from django.utils.translation import gettext as _
 from rules import (
     Building,
     GameState,
+    ObjectiveCard,
     Reward,
     RulesError,
     SpecialActionKind,
@@ -105,7 +106,7 @@ def _apply_op(screen: Screen, op: str, form: dict[str, str]) -> None:
         case "take", [reward, count]:
             _take(screen, Reward(_choice(reward, Reward)), _bounded(posted_whole(count), signed=False))
         case "card", ["specific", reward]:
-            _add_card(Draft(event, partial={_choice(reward, Reward): 1}))
+            _keep_card(event, _card([Reward(_choice(reward, Reward))]))
         case "card", ["toggle", reward]:
             key = _choice(reward, Reward)
             if draft.partial.pop(key, None) is None:
@@ -168,13 +169,9 @@ def _set_count(counts: dict[str, int], key: str, count: int) -> None:
 def _cycle_building(screen: Screen, player: str, building: Building) -> None:
     """One more of ``building`` for ``player``; past what a player has in a whole game, back to none."""
     counts = screen.event.setdefault("buildings", {}).setdefault(player, {})
+    count = counts.get(building.value, 0)
     most = whole_game_buildings(len(screen.players))[building]
-    _add(
-        counts,
-        building.value,
-        (counts.get(building.value, 0) + 1) % (most + 1) - counts.get(building.value, 0),
-        signed=False,
-    )
+    _add(counts, building.value, (count + 1) % (most + 1) - count, signed=False)
     if not counts:
         del screen.event["buildings"][player]
 
@@ -219,19 +216,28 @@ def _add_card_if_complete(draft: Draft) -> None:
     except RulesError:
         return  # not a card yet: "Add this card" says why
     if card.complete:
-        _add_card(draft)
+        _keep_card(draft.event, card)
+        draft.partial = {}
 
 
 def _add_card(draft: Draft) -> None:
     """The card whose icons were tapped joins the cards kept (its kind follows from the icons)."""
+    _keep_card(draft.event, _card([Reward(reward) for reward in draft.partial]))
+    draft.partial = {}
+
+
+def _card(rewards: list[Reward]) -> ObjectiveCard:
+    """The card that shows ``rewards``, as ``rules`` reads it; :class:`BadOp` with the reason if none does."""
     try:
-        card = card_of_rewards([Reward(reward) for reward in draft.partial])
+        return card_of_rewards(rewards)
     except RulesError as error:
         raise BadOp(say(error.message)) from error
-    if len(draft.event.get("cards", [])) >= 3:
+
+
+def _keep_card(event: dict[str, Any], card: ObjectiveCard) -> None:
+    if len(event.get("cards", [])) >= 3:
         raise BadOp(_("A player keeps 3 cards at most: remove one first."))
-    draft.event.setdefault("cards", []).append(card.to_json())
-    draft.partial = {}
+    event.setdefault("cards", []).append(card.to_json())
 
 
 def _detail(screen: Screen, key: str, value: str) -> None:

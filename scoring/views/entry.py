@@ -114,6 +114,7 @@ def _entry(request: HtmxHttpRequest, game: Game, start: Draft, editing: int | No
     screen = analyse(draft, state, index)
     stale = screen.repaired  # a step no longer holds: show it before doing any tap
     changed = stale and seen != game.revision
+    form = {key: request.POST.get(key, "") for key in request.POST}
     twin = op == "save" and not stale and not screen.error and editing is None and seen != game.revision
     if twin and _twin_saved(game, screen.event):
         screen.error = _(
@@ -122,15 +123,13 @@ def _entry(request: HtmxHttpRequest, game: Game, start: Draft, editing: int | No
         )
     elif op == "save" and not stale:
         if screen.stage != "confirm":  # "Save" on the last step is that step done, then saved
-            screen = tap(
-                screen, f"done:{screen.stage}", {key: request.POST.get(key, "") for key in request.POST}, state, index
-            )
+            screen = tap(screen, f"done:{screen.stage}", form, state, index)
         saved = _save(request, game, screen, editing, mine)
         if isinstance(saved, HttpResponse):
             return saved
         screen, changed = saved, saved.repaired
     elif op and not stale:
-        screen = tap(screen, op, {key: request.POST.get(key, "") for key in request.POST}, state, index)
+        screen = tap(screen, op, form, state, index)
     if request.method == "POST" and not damaged:
         by = seat.name if (seat := my_seat(request, game)) is not None else ""
         mine = drafts.store(game, phone_id(request), by, screen.draft, editing, game.revision, stored)
