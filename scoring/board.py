@@ -170,6 +170,15 @@ def option_lines(options: Options) -> list[str]:
     return lines
 
 
+def just_saved(context: dict[str, object], saved: str) -> LogEntry | None:
+    """The log's last event if it is the one this phone has just saved (``saved``, its index, from the entry's
+    redirect): the game page shows it first, with its explanation, Undo and Edit. Anything else (an index
+    since undone, followed by another event, or not a number) shows nothing."""
+    log = context.get("log")
+    last = log[0] if isinstance(log, list) and log else None
+    return last if isinstance(last, LogEntry) and str(last.index) == saved else None
+
+
 def _redraw_due(result: OkanaganResult, player: str) -> bool:
     """Whether ``player`` still has to enter the cards they keep after the end of round 1 (they draw 2
     and keep 3 of their 5): the round is over and no card of theirs was entered since."""

@@ -20,7 +20,7 @@ from urllib.parse import urlencode
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-LAKE_TAPS = ("set:territory:lake", "count:rewards:blue-circle:1", "set:closed_by:0", "done:board")
+LAKE_TAPS = ("set:territory:lake", "count:rewards:blue-circle:1", "set:closed_by:0")  # then its Save
 
 
 def call(port: int, method: str, path: str, headers: dict[str, str], body: str | None = None) -> tuple[int, str, str]:

@@ -84,6 +84,8 @@ def _territory(screen: Screen, state: GameState, index: int) -> Screen:
     report = assess_influence(players, parsed.territory, parsed.closed_by, parsed.buildings)
     screen.report = report  # shown live while the buildings are entered
     if "board" not in draft.done or "closed_by" not in event:
+        if report.ties:  # the resolution's first question is asked on the board: answering it ends the board
+            screen.tie = report.tie_order(())
         return screen.at("board")
     screen.passed.append("board")
     if report.ties:

@@ -40,6 +40,12 @@ def tap(screen: Screen, op: str, form: dict[str, str], state: GameState, index: 
     """
     before = screen.draft.copy()
     try:
+        if screen.stage == "board" and op.startswith(BOARD_ANSWERS) and op != "tie:clear":
+            # The resolution's first question, answered on the board: the board is done, then the answer.
+            _mark_done(screen, "board", form)
+            screen = analyse(screen.draft, state, index)
+            if screen.error:
+                raise BadOp(screen.error)
         _apply_op(screen, op, form)
     except BadOp as error:
         return _with_error(analyse(before, state, index), str(error), form)
@@ -53,6 +59,10 @@ def tap(screen: Screen, op: str, form: dict[str, str], state: GameState, index: 
     if after.error and not after.repaired:
         return _with_error(analyse(before, state, index), after.error, form)
     return after
+
+
+BOARD_ANSWERS = ("tie:", "set:lone_choice:")
+"""The taps that answer, on the board, the first question of the territory's resolution."""
 
 
 def _with_error(screen: Screen, error: str, form: dict[str, str]) -> Screen:

@@ -18,7 +18,17 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 from django_htmx.http import HttpResponseClientRedirect
 
-from rules import Building, GameState, ObjectiveKind, RecordError, Territory, parse_record, replay
+from rules import (
+    Building,
+    GameState,
+    ObjectiveKind,
+    RecordError,
+    SpecialActionKind,
+    Territory,
+    parse_record,
+    replay,
+)
+from rules.components import MAX_OBJECTIVE_CARDS
 from scoring import drafts
 from scoring.access import game_for_player, okanagan_game
 from scoring.entry import EVENT_KINDS, PROMO_KINDS, BadOp, Draft, Screen, analyse, tap
@@ -115,21 +125,24 @@ def _entry(request: HtmxHttpRequest, game: Game, start: Draft, editing: int | No
     stale = screen.repaired  # a step no longer holds: show it before doing any tap
     changed = stale and seen != game.revision
     form = {key: request.POST.get(key, "") for key in request.POST}
-    twin = op == "save" and not stale and not screen.error and editing is None and seen != game.revision
+    if op and op != "save" and not stale:
+        screen = tap(screen, op, form, state, index)
+        saving = _completes(screen, op, editing)
+    else:
+        saving = op == "save" and not stale
+    twin = saving and not screen.error and editing is None and seen != game.revision
     if twin and _twin_saved(game, screen.event):
         screen.error = _(
             "Another phone has just saved the same event (see the game's log). If this is a second one, save "
             "again; if not, cancel this entry."
         )
-    elif op == "save" and not stale:
+    elif saving:
         if screen.stage != "confirm":  # "Save" on the last step is that step done, then saved
             screen = tap(screen, f"done:{screen.stage}", form, state, index)
-        saved = _save(request, game, screen, editing, mine)
+        saved = _save(request, game, screen, editing, mine, index)
         if isinstance(saved, HttpResponse):
             return saved
         screen, changed = saved, saved.repaired
-    elif op and not stale:
-        screen = tap(screen, op, form, state, index)
     if request.method == "POST" and not damaged:
         by = seat.name if (seat := my_seat(request, game)) is not None else ""
         mine = drafts.store(game, phone_id(request), by, screen.draft, editing, game.revision, stored)
@@ -137,6 +150,18 @@ def _entry(request: HtmxHttpRequest, game: Game, start: Draft, editing: int | No
         notices.append(_("The game changed on another phone: check this step against the new state, then save."))
     screen.error = damaged or screen.error
     return _page(request, game, screen, editing, mine, notices)
+
+
+def _completes(screen: Screen, op: str, editing: int | None) -> bool:
+    """Whether the tap ``op`` was the new entry's last choice, so that it saves by itself (the game page then
+    shows what was saved, with its explanation, Undo and Edit): the entry reached its confirmation, or a
+    player's third objective card is complete. An edit of the past is still checked and saved by hand, and a
+    "Change" never saves."""
+    if editing is not None or screen.error or screen.repaired or op.startswith(("reopen:", "card:remove:")):
+        return False
+    if screen.stage == "cards":
+        return len(screen.event.get("cards", [])) == MAX_OBJECTIVE_CARDS and not screen.draft.partial
+    return screen.stage == "confirm" and screen.draft.kind != "round_end"
 
 
 def _twin_saved(game: Game, event: dict[str, Any]) -> bool:
@@ -194,9 +219,10 @@ def _replayed(record: str) -> GameState:
 
 
 def _save(
-    request: HtmxHttpRequest, game: Game, screen: Screen, editing: int | None, mine: StoredDraft | None
+    request: HtmxHttpRequest, game: Game, screen: Screen, editing: int | None, mine: StoredDraft | None, index: int
 ) -> Screen | HttpResponse:
-    """Store the event and drop the draft, then go back to the game; else the screen with the reason.
+    """Store the event and drop the draft, then go back to the game, which shows what was saved (or, when the
+    event gave this phone's player new objective cards, to their cards); else the screen with the reason.
 
     The draft was checked against the game as it is now: if another phone saves first, it is checked again
     and saved if it still holds, with no more taps.
@@ -212,7 +238,10 @@ def _save(
                 change_log(game, game.revision, _change(screen.draft, editing), entered_for=mark)
                 if mine is not None:
                     drafts.discard(game, mine.phone, mine.pk)
-            return _to_game(request, game)
+            if _draws_objectives(request, game, screen):
+                return _go(request, reverse("event_new", args=[game.pk, "objectives"]))
+            saved = index if editing is None else editing
+            return _go(request, f"{reverse('game', args=[game.pk])}?saved={saved}")
         except StaleGame:
             game.refresh_from_db()
             state, index = _state_before(game, editing)
@@ -257,10 +286,26 @@ def _no_longer_here(request: HtmxHttpRequest, game: Game, draft_id: int, phone: 
 
 
 def _to_game(request: HtmxHttpRequest, game: Game) -> HttpResponse:
-    url = reverse("game", args=[game.pk])
+    return _go(request, reverse("game", args=[game.pk]))
+
+
+def _go(request: HtmxHttpRequest, url: str) -> HttpResponse:
     if request.htmx:
         return HttpResponseClientRedirect(url)
     return redirect(url)
+
+
+def _draws_objectives(request: HtmxHttpRequest, game: Game, screen: Screen) -> bool:
+    """Whether the saved event's special action had this phone's player draw new objective cards (they draw 2
+    and discard 2: their cards are the next thing to enter)."""
+    action = screen.event.get("special_action")
+    me = my_seat(request, game)
+    return (
+        isinstance(action, dict)
+        and action.get("action") == SpecialActionKind.NEW_OBJECTIVES.value
+        and me is not None
+        and (screen.recipient or screen.event.get("player")) == me.name
+    )
 
 
 def _entered_for(request: HtmxHttpRequest, game: Game, event: dict[str, Any]) -> str:

@@ -26,7 +26,7 @@ from scoring.access import (
     member_group,
     okanagan_game,
 )
-from scoring.board import game_context, live_etag, sheet_context
+from scoring.board import game_context, just_saved, live_etag, sheet_context
 from scoring.entry import PROMO_KINDS
 from scoring.forms import ImportForm, JoinForm, NewGameForm, SupplyForm
 from scoring.http import HtmxHttpRequest, posted_whole
@@ -126,7 +126,9 @@ def game_detail(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     if not game.is_okanagan:
         return render(request, "scoring/sheet_game.html", sheet_context(game))
     template = "scoring/game.html#game" if request.htmx else "scoring/game.html"
-    return render(request, template, game_context(request, game, member=member))
+    context = game_context(request, game, member=member)
+    context["saved"] = just_saved(context, request.GET.get("saved", ""))
+    return render(request, template, context)
 
 
 @require_safe

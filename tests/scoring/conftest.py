@@ -110,6 +110,13 @@ class Entry:
         return data
 
     @property
+    def saved_to(self) -> str:
+        """Where the entry went once saved (a plain redirect, or htmx's), else ``""``."""
+        if self.response.status_code == 302:
+            return str(self.response["Location"])
+        return str(self.response.get("HX-Redirect", ""))
+
+    @property
     def stage(self) -> str:
         match = re.search(r'<fieldset class="card stage" data-stage="(\w+)"', self.html)
         return match.group(1) if match else ""

@@ -103,7 +103,7 @@ def test_each_kind_of_entry_is_worded(member_client: Client, owner_client: Clien
         assert words in owner_client.get(f"/games/{game.pk}/").content.decode(), kind
     Entry(member_client, f"/games/{game.pk}/events/new/round_end/").tap("reopen:x")
     assert "A phone is entering the end of round 1…" in owner_client.get(f"/games/{game.pk}/").content.decode()
-    enter_forest(member_client, game).tap("save")
+    enter_forest(member_client, game).tap("take:green-circle:1")  # its last choice: saved
     Entry(member_client, f"/games/{game.pk}/events/0/").tap("reopen:picks")
     assert "A phone is editing event 0…" in owner_client.get(f"/games/{game.pk}/").content.decode()
 
@@ -143,10 +143,10 @@ def test_objective_cards_are_not_continued_on_another_phone(
 def test_a_saved_entry_is_not_saved_again_from_an_old_page(member_client: Client, game: Game) -> None:
     entry = enter_forest(member_client, game)
     old_page = entry.response
-    entry.tap("save")
+    entry.tap("take:green-circle:1")  # the last choice saves
     assert entry.response.status_code == 302 and not Draft.objects.exists()
-    entry.response = old_page  # Back, then Save again
-    entry.tap("save")
+    entry.response = old_page  # Back, then the same tap again
+    entry.tap("take:green-circle:1")
     assert entry.response.status_code == 302
     assert "This entry is no longer in progress" in member_client.get(f"/games/{game.pk}/").content.decode()
     assert game.events.count() == 1
@@ -204,5 +204,5 @@ def test_activity_counts_only_what_the_other_phones_see(
     counts(0)  # a save with no entry kept: the log's revision tells the other phones
     entry = enter_forest(member_client, game)
     counts(1)
-    entry.tap("save")
+    entry.tap("take:green-circle:1")  # the last choice saves
     counts(1)

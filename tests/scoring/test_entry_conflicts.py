@@ -30,9 +30,9 @@ def test_the_losing_phone_sees_a_whole_collection_screen(
     """Regression: the phone that saved second showed ": 0 of  taken" and a nameless " is done" button."""
     change_log(game, game.revision, lambda events: [NINE_SQUARES])  # 3 green squares left in the supply
     first, second = enter_forest(member_client, game), enter_forest(owner_client, game)
-    first.tap("save")
+    first.tap("take:green-circle:1")  # the last choice: saved
     assert first.response.status_code == 302
-    second.tap("save")  # White's 3 green squares went to the first phone's White
+    second.tap("take:green-circle:1")  # White's 3 green squares went to the first phone's White: not taken
 
     # White may take 3 and only a green circle and a green hexagon are left: no choice, filled in by itself.
     assert second.response.status_code == 422 and second.stage == "confirm"
@@ -68,10 +68,10 @@ def test_an_entry_that_still_holds_saves_after_another_phones_save(
     forest = enter_forest(member_client, game)
     lake = Entry(owner_client, f"/games/{game.pk}/events/new/territory/")
     lake.tap("set:territory:lake").tap("count:rewards:blue-circle:2")
-    lake.tap("cycle:buildings:1:silo").tap("set:closed_by:1").tap("done:board").tap("set:lone_choice:rewards")
-    assert lake.stage == "confirm"  # Red takes 1 of 2 blue circles: no choice
-    forest.tap("save")
-    lake.tap("save")  # its page saw the game before the forest: checked again, it still holds
+    lake.tap("cycle:buildings:1:silo").tap("set:closed_by:1")
+    forest.tap("take:green-circle:1")  # saved
+    lake.tap("set:lone_choice:rewards")  # Red takes 1 of 2 blue circles: no choice, so it saves
+    # Its page saw the game before the forest: checked again, it still holds.
     assert lake.response.status_code == 302
     assert [event.data["territory"] for event in game.events.all()] == ["forest", "lake"]
     assert not Draft.objects.exists()
@@ -82,9 +82,10 @@ def test_an_entry_that_no_longer_holds_shows_the_step_and_why_and_keeps_the_rest
 ) -> None:
     forest = enter_forest(member_client, game).tap("reopen:action")
     forest.tap("action:reward_of_shape").tap("detail:reward:blue-circle")  # Red takes a blue circle
-    assert forest.stage == "confirm"  # the picks are kept: they still hold
+    forest.tap("take:green-square:3")
+    assert forest.stage == "picks"  # White's last token is still to choose
     change_log(game, game.revision, lambda events: [ALL_BLUE_CIRCLES])  # another phone
-    forest.tap("save")
+    forest.tap("take:green-circle:1")  # not taken: the game changed under the entry
 
     assert forest.response.status_code == 422 and forest.stage == "action"
     assert "The game changed on another phone" in forest.html
@@ -93,13 +94,10 @@ def test_an_entry_that_no_longer_holds_shows_the_step_and_why_and_keeps_the_rest
     event = forest.draft["event"]
     assert "special_action" not in event and "action" not in forest.draft["done"]
     assert event["buildings"]["White"] == {"farm": 1, "silo": 1} and event["order"] == ["White", "Yellow", "Red"]
-    assert event["picks"] == {
-        "White": {"green-square": 3, "green-circle": 1},
-        "Yellow": {"green-circle": 1, "green-hexagon": 1},
-    }
+    assert forest.draft["partial"] == {"green-square": 3}  # White's taps so far are kept
     forest.tap("action:gold_nugget")
-    assert forest.stage == "confirm"  # the collection still holds: nothing else to tap
-    forest.tap("save")
+    assert forest.stage == "picks"  # the collection still holds
+    forest.tap("take:green-circle:1")
     assert forest.response.status_code == 302
     assert [event.data["type"] for event in game.events.all()] == ["adjust", "territory"]
 
@@ -141,8 +139,8 @@ def test_the_same_territory_entered_on_two_phones_is_not_counted_twice_without_a
     member_client: Client, owner_client: Client, game: Game
 ) -> None:
     first, second = enter_forest(member_client, game), enter_forest(owner_client, game)
-    first.tap("save")
-    second.tap("save")  # legal again (the supply holds enough), but surely the same forest
+    first.tap("take:green-circle:1")
+    second.tap("take:green-circle:1")  # legal again (the supply holds enough), but surely the same forest
     assert second.response.status_code == 422 and "Another phone has just saved the same event" in second.html
     assert game.events.count() == 1
     second.tap("save")  # asked once: a second forest closed by the same player is possible

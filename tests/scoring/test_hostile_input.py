@@ -36,10 +36,10 @@ RED = "1"
 
 
 def correction_ready(client: Client, game: Game) -> Entry:
-    """A correction for Red entered up to its last step, as a phone would."""
+    """A correction for Red entered up to its last step (its Save), as a phone would."""
     entry = Entry(client, f"/games/{game.pk}/events/new/adjust/").tap(f"set:player:{RED}")
-    entry.tap("add:nuggets:1").tap("done:changes", note="a nugget")
-    assert entry.stage == "confirm"
+    entry.tap("add:nuggets:1")
+    assert entry.stage == "changes"
     return entry
 
 
@@ -95,7 +95,7 @@ def test_a_typed_note_that_cannot_be_stored_is_refused_in_place(
     assert entry.response.status_code == 422 and entry.stage == "changes"
     assert message in entry.html
     assert f'value="{note}"' in entry.html  # shown again as typed: nothing is lost
-    entry.tap("done:changes", note="  forgot   it ").tap("save")
+    entry.tap("save", note="  forgot   it ")
     assert game.events.get().data["note"] == "forgot it"
 
 

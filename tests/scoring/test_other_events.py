@@ -19,6 +19,13 @@ def new(client: Client, game: Game, kind: str) -> Entry:
     return Entry(client, f"/games/{game.pk}/events/new/{kind}/")
 
 
+def saved_card(client: Client, entry: Entry) -> str:
+    """The game page's card of the event the entry has just saved (by itself, on its last choice)."""
+    assert "?saved=" in entry.saved_to, entry.response.status_code
+    page = client.get(entry.saved_to).content.decode()
+    return page[page.index('id="saved"') : page.index("</section>")]
+
+
 def after_forest(game: Game) -> None:
     change_log(game, game.revision, lambda events: [FOREST])
     game.refresh_from_db()
@@ -31,10 +38,8 @@ def test_volcano_with_a_trade_offers_only_what_is_held(member_client: Client, ga
     assert 'value="action:choose_first"' not in entry.html  # only in a territory
     entry.tap("action:trade").tap(f"detail:with:{WHITE}")
     assert 'value="detail:get:green-square"' in entry.html and 'value="detail:get:green-hexagon"' not in entry.html
-    entry.tap("detail:give:green-hexagon").tap("detail:get:green-square")
-    assert entry.stage == "confirm"
-    assert "Yellow gives White a green hexagon for a green square." in entry.html
-    entry.tap("save")
+    entry.tap("detail:give:green-hexagon").tap("detail:get:green-square")  # the action is complete: saved
+    assert "Yellow gives White a green hexagon for a green square." in saved_card(member_client, entry)
     yellow = replay_game(game).state.holdings["Yellow"].held()
     assert yellow == {Reward.GREEN_CIRCLE: 1, Reward.GREEN_SQUARE: 1}
 
@@ -46,8 +51,7 @@ def test_volcano_gifts_ask_each_holder(member_client: Client, game: Game) -> Non
     entry.tap(f"detail:gift:{WHITE}=green-square")
     assert entry.stage == "action"  # Yellow still has to give
     entry.tap(f"detail:gift:{YELLOW}=green-circle")
-    assert entry.stage == "confirm"
-    entry.tap("save")
+    assert entry.saved_to == f"/games/{game.pk}/?saved=1"
     assert replay_game(game).state.holdings["Red"].tokens == 2
 
 
@@ -57,8 +61,7 @@ def test_an_exchange_takes_one_or_two_swaps(member_client: Client, game: Game) -
     entry.tap("detail:swap:green-square>blue-square")
     assert entry.stage == "action"
     entry.tap("done:action")
-    assert entry.stage == "confirm"
-    assert "White gives the supply a green square and takes a blue square." in entry.html
+    assert "White gives the supply a green square and takes a blue square." in saved_card(member_client, entry)
 
 
 def test_an_illegal_swap_is_refused_in_place(member_client: Client, game: Game) -> None:
@@ -80,8 +83,7 @@ def test_an_exchange_s_second_swap_may_give_the_token_the_first_one_took(member_
     assert 'value="detail:swap:blue-circle>black-circle"' in entry.html
     assert 'value="detail:swap:blue-circle>green-circle"' in entry.html  # given back: in the supply again
     entry.tap("detail:swap:blue-circle>black-circle")
-    assert entry.stage == "confirm"
-    entry.tap("save")
+    assert entry.saved_to == f"/games/{game.pk}/?saved=1"
     white = replay_game(game).state.holdings["White"].held()
     assert white == {Reward.GREEN_SQUARE: 3, Reward.BLACK_CIRCLE: 1}
 
@@ -89,7 +91,8 @@ def test_an_exchange_s_second_swap_may_give_the_token_the_first_one_took(member_
 def test_beaver_dam_offers_the_supply(member_client: Client, game: Game) -> None:
     entry = new(member_client, game, "beaver_dam").tap(f"set:player:{RED}")
     assert entry.stage == "reward"
-    entry.tap("set:reward:black-circle").tap("save")
+    entry.tap("set:reward:black-circle")
+    assert entry.saved_to == f"/games/{game.pk}/?saved=0"
     assert replay_game(game).state.holdings["Red"].held() == {Reward.BLACK_CIRCLE: 1}
 
 
@@ -102,7 +105,7 @@ def test_promo_events_are_not_offered_without_promo_tiles(member_client: Client,
 
 def test_objective_cards_are_built_from_their_icons(member_client: Client, game: Game) -> None:
     """A card's kind follows from its icons: one icon, a specific card; of one colour, a territory card; of
-    one shape, a shape card. "Save these cards" keeps the card being tapped too."""
+    one shape, a shape card. The third card complete saves the cards."""
     entry = new(member_client, game, "objectives").tap(f"set:player:{RED}")
     entry.tap("card:toggle:blue-circle").tap("card:toggle:green-square").tap("card:add")
     assert entry.response.status_code == 422
@@ -110,17 +113,17 @@ def test_objective_cards_are_built_from_their_icons(member_client: Client, game:
     entry.tap("card:toggle:green-square").tap("card:toggle:blue-square").tap("card:add")
     entry.tap("card:specific:black-circle")  # a card of one icon: one tap
     for reward in ("green-circle", "blue-circle", "yellow-circle", "black-circle"):
-        entry.tap(f"card:toggle:{reward}")  # the fourth circle fills a shape card: added by itself
-    assert len(entry.draft["event"]["cards"]) == 3 and entry.draft["partial"] == {}
-    entry.tap("card:specific:green-square")
-    assert entry.response.status_code == 422 and "A player keeps 3 cards at most" in entry.html
-    entry.tap("save")
-    assert entry.response.status_code == 302
+        entry.tap(f"card:toggle:{reward}")  # the fourth circle fills a shape card: added, the third, so saved
+    assert entry.saved_to == f"/games/{game.pk}/?saved=0"
     assert game.events.get().data["cards"] == [
         {"kind": "territory", "rewards": ["blue-square", "blue-circle"]},
         {"kind": "specific", "rewards": ["black-circle"]},
         {"kind": "shape", "rewards": ["green-circle", "blue-circle", "yellow-circle", "black-circle"]},
     ]
+    assert member_client.post(f"/games/{game.pk}/seats/", {"claim": RED}).status_code == 302  # "I am Red"
+    entry = new(member_client, game, "objectives")  # Red's 3 cards are proposed
+    entry.tap("card:specific:green-square")
+    assert entry.response.status_code == 422 and "A player keeps 3 cards at most" in entry.html
 
 
 def test_the_card_being_tapped_is_kept_by_save(member_client: Client, game: Game) -> None:
@@ -152,22 +155,18 @@ def test_a_correction_cannot_give_back_what_is_not_held(member_client: Client, g
     entry.tap("add:rewards:blue-circle:-1").tap("add:nuggets:1").tap("done:changes", note="forgot the fur")
     assert entry.stage == "changes" and entry.response.status_code == 422
     assert "Red holds 0 blue circle, cannot give back 1" in entry.html
-    entry.tap("add:rewards:blue-circle:1", times=2).tap("done:changes", note="forgot the fur")
-    assert "Correction for Red: +1 blue circle, +1 nuggets (forgot the fur)." in entry.html
-    entry.tap("save")
+    entry.tap("add:rewards:blue-circle:1", times=2).tap("save", note="forgot the fur")
+    assert "Correction for Red: +1 blue circle, +1 nuggets (forgot the fur)." in saved_card(member_client, entry)
     assert game.events.get().data["note"] == "forgot the fur"
 
 
 def test_a_correction_may_change_no_count(member_client: Client, game: Game) -> None:
     # The record format accepts it: a note for the log, or nothing at all.
-    entry = new(member_client, game, "adjust").tap(f"set:player:{RED}").tap("done:changes", note="all checked")
-    assert entry.stage == "confirm" and entry.response.status_code == 200
-    assert "Correction for Red: nothing (all checked)." in entry.html
-    entry.tap("save")
+    entry = new(member_client, game, "adjust").tap(f"set:player:{RED}").tap("save", note="all checked")
+    assert "Correction for Red: nothing (all checked)." in saved_card(member_client, entry)
     entry = new(member_client, game, "adjust").tap(f"set:player:{WHITE}")
-    entry.tap("add:nuggets:1").tap("add:nuggets:-1").tap("done:changes")  # a count changed back to 0
-    assert entry.stage == "confirm"
-    entry.tap("save")
+    entry.tap("add:nuggets:1").tap("add:nuggets:-1").tap("save")  # a count changed back to 0
+    assert entry.saved_to == f"/games/{game.pk}/?saved=1"
     assert [event.data for event in game.events.order_by("index")] == [
         {"type": "adjust", "player": "Red", "note": "all checked", "rewards": {}},
         {"type": "adjust", "player": "White", "rewards": {}},

@@ -100,14 +100,12 @@ def test_cards_entered_for_another_player_say_so_in_the_log(
     entry.tap("reopen:player")
     assert "Enter for Yellow" in entry.html and "My cards (Red)" in entry.html
     entry.tap(f"set:player:{YELLOW}").tap("card:specific:black-hexagon")
-    entry.tap("done:cards").tap("save")
+    entry.tap("done:cards")  # "Save these cards"
     assert game.events.get().entered_for == "Red"
     page = member_client.get(f"/games/{game.pk}/").content.decode()
     assert "Entered for Yellow by Red, not on Yellow's phone." in page
     # A member's phone that is nobody: the log names the account.
-    Entry(member_client, f"/games/{game.pk}/events/new/objectives/").tap(f"set:player:{WHITE}").tap("done:cards").tap(
-        "save"
-    )
+    Entry(member_client, f"/games/{game.pk}/events/new/objectives/").tap(f"set:player:{WHITE}").tap("done:cards")
     assert game.events.get(index=1).entered_for == member_user.username
     # Undoing a later event keeps the earlier marks.
     game.refresh_from_db()
@@ -125,7 +123,7 @@ def test_another_phone_may_replace_cards_without_seeing_them(guest_client: Clien
     entry = Entry(guest_client, f"/games/{game.pk}/events/0/?for=1")
     # The icon grid shows every kind; no card of Yellow's is among the cards kept.
     assert entry.stage == "cards" and "card:remove:" not in entry.html and "cards" not in entry.draft["event"]
-    entry.tap("done:cards").tap("save")
+    entry.tap("done:cards").tap("save")  # an edit of the past is saved by hand
     event = game.events.get()
     assert event.data["cards"] == [] and event.entered_for == "Red"
 

@@ -12,7 +12,7 @@ from .conftest import Entry
 
 
 def enter_forest(client: Client, game: Game, *, htmx: bool = False) -> Entry:
-    """The rulebook's forest example, tapped up to the confirmation."""
+    """The rulebook's forest example, tapped up to its last choice: White's fourth token."""
     entry = Entry(client, f"/games/{game.pk}/events/new/territory/")
     assert entry.stage == "territory"
     entry.tap("set:territory:forest", htmx=htmx)
@@ -36,31 +36,43 @@ def enter_forest(client: Client, game: Game, *, htmx: bool = False) -> Entry:
     assert "White" in entry.html and "may take 4" in entry.html
     entry.tap("take:green-square:3", htmx=htmx)  # one more of the two kinds left: a choice
     assert entry.stage == "picks" and "3 of 4 taken" in entry.html
-    entry.tap("take:green-circle:1", htmx=htmx)  # White's 4 reached: their turn ends by itself
-    # Yellow may take 2 and 2 are left: no choice, so Yellow's pick is filled in by itself.
-    assert entry.draft["event"]["picks"]["Yellow"] == {"green-circle": 1, "green-hexagon": 1}
-    assert entry.stage == "confirm"
     return entry
 
 
-def test_the_forest_example_is_entered_step_by_step_and_saved(member_client: Client, game: Game) -> None:
-    entry = enter_forest(member_client, game)
-    assert "Order of influence: White (4) &gt; Yellow (2) &gt; Red (2)." in entry.html
-    entry.tap("save")
-    assert entry.response.status_code == 302
-    result = replay_game(game)
-    holdings = result.state.holdings
+def test_the_forest_example_is_entered_step_by_step_and_saves_itself(member_client: Client, game: Game) -> None:
+    """White's fourth token ends their turn; Yellow may take 2 and 2 are left: no choice, filled in by itself;
+    Red takes nothing. That last choice saves the territory: no Save tap. The game page shows what was saved
+    first, with the rules applied, Undo and Edit."""
+    entry = enter_forest(member_client, game).tap("take:green-circle:1")
+    assert entry.saved_to == f"/games/{game.pk}/?saved=0"
+    event = game.events.get().data
+    assert event["picks"]["Yellow"] == {"green-circle": 1, "green-hexagon": 1}
+    assert event["order"] == ["White", "Yellow", "Red"]
+    holdings = replay_game(game).state.holdings
     assert holdings["White"].tokens == 4 and holdings["Yellow"].tokens == 2 and holdings["Red"].tokens == 0
     assert holdings["Red"].nuggets == 1
-    assert game.events.get().data["order"] == ["White", "Yellow", "Red"]
+    page = member_client.get(entry.saved_to).content.decode()
+    saved = page[page.index('id="saved"') : page.index("</section>")]
+    assert "Saved:" in saved and "Order of influence: White (4) &gt; Yellow (2) &gt; Red (2)." in saved
+    assert f'action="/games/{game.pk}/events/0/delete/"' in saved and ">Undo<" in saved
+    assert f'href="/games/{game.pk}/events/0/"' in saved
+
+
+def test_the_saved_card_shows_only_the_last_event_just_saved(member_client: Client, game: Game) -> None:
+    enter_forest(member_client, game).tap("take:green-circle:1")
+    for odd in ("1", "00", "-0", "٠", "0x0", "9" * 40, ""):
+        page = member_client.get(f"/games/{game.pk}/?saved={odd}")
+        assert page.status_code == 200 and 'id="saved"' not in page.content.decode()
+    member_client.post(f"/games/{game.pk}/events/0/delete/", {"revision": str(game.revision + 1)})
+    assert 'id="saved"' not in member_client.get(f"/games/{game.pk}/?saved=0").content.decode()  # undone
 
 
 def test_the_same_flow_works_with_htmx_fragments(member_client: Client, game: Game) -> None:
     entry = enter_forest(member_client, game, htmx=True)
     assert "<html" not in entry.html and 'id="wizard"' in entry.html
-    entry.tap("save", htmx=True)
+    entry.tap("take:green-circle:1", htmx=True)
     assert entry.response.status_code == 200
-    assert entry.response["HX-Redirect"] == f"/games/{game.pk}/"
+    assert entry.saved_to == f"/games/{game.pk}/?saved=0"
     assert game.events.count() == 1
 
 
@@ -78,14 +90,13 @@ def test_a_collector_cannot_take_more_than_allowed(member_client: Client, game: 
 def test_a_collectors_turn_ends_by_itself_and_lone_choices_fill_in(member_client: Client, game: Game) -> None:
     """White takes 4 of 6, then Yellow may take 2 of the 2 left: no choice, so no tap."""
     entry = enter_forest(member_client, game)
-    assert entry.draft["event"]["picks"] == {
-        "White": {"green-square": 3, "green-circle": 1},
-        "Yellow": {"green-circle": 1, "green-hexagon": 1},
-    }
     entry.tap("reopen:picks").tap("take:green-circle:2").tap("take:green-hexagon:1")
-    # White's fourth can only be a green square; Yellow may take 2 and only green squares are left.
-    assert entry.draft["event"]["picks"]["White"] == {"green-square": 1, "green-circle": 2, "green-hexagon": 1}
-    assert entry.draft["event"]["picks"]["Yellow"] == {"green-square": 2}
+    # White's fourth can only be a green square; Yellow may take 2 and only green squares are left: saved.
+    assert entry.saved_to == f"/games/{game.pk}/?saved=0"
+    assert game.events.get().data["picks"] == {
+        "White": {"green-square": 1, "green-circle": 2, "green-hexagon": 1},
+        "Yellow": {"green-square": 2},
+    }
 
 
 def test_changing_the_reward_icons_keeps_the_buildings(member_client: Client, game: Game) -> None:
@@ -136,13 +147,33 @@ def test_a_forged_op_is_refused_without_losing_the_draft(member_client: Client, 
 def test_a_lone_player_chooses_and_the_choice_is_recorded(member_client: Client, game: Game) -> None:
     entry = Entry(member_client, f"/games/{game.pk}/events/new/territory/")
     entry.tap("set:territory:lake").tap("count:rewards:blue-circle:2")
-    entry.tap("cycle:buildings:1:silo").tap("set:closed_by:1").tap("done:board")
-    assert entry.stage == "lone"
-    entry.tap("set:lone_choice:rewards")
-    assert entry.stage == "confirm"  # Red takes 1 of the 2 blue circles: no choice
-    assert entry.draft["event"]["picks"] == {"Red": {"blue-circle": 1}}
-    entry.tap("save")
-    assert game.events.get().data["lone_choice"] == "rewards"
+    entry.tap("cycle:buildings:1:silo").tap("set:closed_by:1")
+    assert entry.stage == "board" and "Red is alone in the territory" in entry.html  # asked on the board
+    entry.tap("set:lone_choice:rewards")  # Red takes 1 of the 2 blue circles: no choice, so it saves
+    assert entry.saved_to == f"/games/{game.pk}/?saved=0"
+    event = game.events.get().data
+    assert event["lone_choice"] == "rewards" and event["picks"] == {"Red": {"blue-circle": 1}}
+
+
+def test_the_resolutions_first_question_is_answered_on_the_board(member_client: Client, game: Game) -> None:
+    """A tie is ordered, a lone player chooses, straight from the board: that tap ends the board (no Next)."""
+    entry = Entry(member_client, f"/games/{game.pk}/events/new/territory/?territory=forest")
+    assert "Nobody built here: save" in entry.html  # no building yet
+    entry.tap("set:closed_by:1").tap("cycle:buildings:1:warehouse").tap("cycle:buildings:2:warehouse")
+    assert entry.stage == "board" and 'id="tie-question"' in entry.html and "Next" not in entry.html
+    entry.tap("tie:2")  # Yellow first, Red last: the tie is decided; on to Red's special action
+    assert entry.stage == "action" and entry.draft["event"]["order"] == ["Yellow", "Red"]
+    assert "board" in entry.draft["done"]
+    entry.tap("reopen:board").tap("cycle:buildings:2:farm")  # Yellow 5, Red 2: no tie any more
+    assert 'id="tie-question"' not in entry.html and ">Next<" in entry.html
+    entry.tap("tie:1")  # a tie answer once nobody ties is refused in place, the board kept
+    assert entry.response.status_code == 422 and entry.stage == "board"
+
+
+def test_a_territory_nobody_built_in_saves_from_the_board(member_client: Client, game: Game) -> None:
+    entry = Entry(member_client, f"/games/{game.pk}/events/new/territory/?territory=lake")
+    entry.tap("set:closed_by:0").tap("done:board")
+    assert entry.saved_to == f"/games/{game.pk}/?saved=0" and game.events.get().data["buildings"] == {}
 
 
 def test_errors_and_explanations_speak_the_readers_language(member_client: Client, game: Game) -> None:
@@ -151,7 +182,7 @@ def test_errors_and_explanations_speak_the_readers_language(member_client: Clien
     entry.tap("take:green-circle:2")
     assert "White은(는) 이것을 더 가져갈 수 없습니다." in entry.html
     member_client.defaults["HTTP_ACCEPT_LANGUAGE"] = "en"
-    entry.tap("take:green-circle:1").tap("save")
+    entry.tap("take:green-circle:1")
     member_client.defaults["HTTP_ACCEPT_LANGUAGE"] = "fr"
     page = member_client.get(f"/games/{game.pk}/").content.decode()
     assert "Red, Yellow sont à égalité avec 2 ; Red, qui a complété le territoire (forêt), les a placés" in page
