@@ -300,14 +300,21 @@ def seat(robot: Robot, join_url: str, player: str) -> None:
 def play_event(robot: Robot, event: dict[str, Any], me: str) -> None:
     """Enter one event from the game page to its Save, back on the game page."""
     kind = event["type"]
-    if kind == "territory":
+    # The site may have brought the phone to the player's objective cards (after "I am …", or after an action
+    # that drew them new ones): already there. On another entry, back to the game first.
+    there = bool(robot.stage()) and robot.page.evaluate("location.pathname").endswith(f"/events/new/{kind}/")
+    if robot.stage() and not there:
+        robot.tap("link", "Back to the game")
+    if there:
+        pass
+    elif kind == "territory":
         robot.tap("link", TERRITORY_BUTTONS[event["territory"]])
     else:
         robot.tap("link", EVENT_LINKS[kind])
     for _ in range(400):
         stage = robot.stage()
-        if not stage:
-            return  # saved: back on the game page
+        if not stage or not robot.page.evaluate("location.pathname").endswith(f"/events/new/{kind}/"):
+            return  # saved: back on the game page, or on the next thing to enter
         STAGES[stage](robot, event, me)
     raise Failure("the entry never ended")
 
@@ -359,7 +366,17 @@ def stage_board(robot: Robot, event: dict[str, Any], me: str) -> None:
                     "button", name=re.compile(rf"^{re.escape(player)}, {BUILDING_NAMES[building]}: \d+$")
                 )
                 robot.tap("button", cell.get_attribute("aria-label") or "")
-    robot.tap("button", "Next")
+    # The resolution's first question is asked on the board: its answer ends the board.
+    answer = robot.page.locator("#wizard .next.answer")
+    if answer.locator("[role=group][aria-labelledby=tie-question]").count():
+        stage_order(robot, event, me)
+    elif answer.locator("#lone-question").count():
+        rewards = event.get("lone_choice") == "rewards"
+        robot.tap("button", "The rewards" if rewards else "The special action", answer)
+    elif answer.get_by_role("button", name="Nobody built here: save").count():
+        robot.tap("button", "Nobody built here: save", answer)
+    else:
+        robot.tap("button", "Next", answer)
 
 
 def stage_order(robot: Robot, event: dict[str, Any], me: str) -> None:
@@ -458,7 +475,8 @@ def stage_cards(robot: Robot, event: dict[str, Any], me: str) -> None:
         full = len(rewards) == (3 if kind == "territory" else 4)
         if not full and number < len(wanted) - 1:  # the last one is added by "Save these cards"
             robot.tap("button", "Add this card")
-    robot.tap("button", "Save these cards")
+    if robot.stage() == "cards":  # a third card complete saved the cards by itself
+        robot.tap("button", "Save these cards")
 
 
 def card_label(card: tuple[str, frozenset[str]]) -> str:
