@@ -1,0 +1,124 @@
+"""Objective cards in fewer taps (issue 12): the next card started by its first icon, a full set card in one
+tap, a claimed seat that leads to one's cards, and one's cards kept after round 1 in one tap."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+
+from scoring.log import replay_game
+from scoring.models import Game
+
+from .conftest import Entry
+
+WHITE, RED, YELLOW = 0, 1, 2
+SPECIFIC = {"kind": "specific", "rewards": ["blue-circle"]}
+GREENS = {"kind": "territory", "rewards": ["green-square", "green-hexagon", "green-circle"]}
+CIRCLES = {"kind": "shape", "rewards": ["green-circle", "blue-circle", "yellow-circle", "black-circle"]}
+OUT_OF_DATE = "That button is out of date; here is the current step."
+
+
+def cards_of(client: Client, game: Game) -> Entry:
+    return Entry(client, f"/games/{game.pk}/events/new/objectives/").tap(f"set:player:{RED}")
+
+
+def claim(client: Client, game: Game, position: int) -> str:
+    response = client.post(f"/games/{game.pk}/seats/", {"claim": str(position)})
+    assert response.status_code == 302
+    return str(response["Location"])
+
+
+def kept(entry: Entry) -> list[object]:
+    return list(entry.draft["event"].get("cards", []))
+
+
+# The next card's first icon -------------------------------------------------------------------------------
+
+
+def test_an_icon_that_cannot_join_the_card_so_far_starts_the_next_card(member_client: Client, game: Game) -> None:
+    entry = cards_of(member_client, game).tap("card:toggle:blue-square").tap("card:toggle:blue-circle")
+    assert kept(entry) == [] and entry.draft["partial"] == {"blue-square": 1, "blue-circle": 1}  # joins
+    entry.tap("card:toggle:green-circle")  # no card shows blue squares and green circles: a new card
+    assert entry.response.status_code == 200
+    assert kept(entry) == [{"kind": "territory", "rewards": ["blue-square", "blue-circle"]}]
+    assert entry.draft["partial"] == {"green-circle": 1}
+    entry.tap("card:toggle:black-circle").tap("save")
+    assert game.events.get().data["cards"] == [
+        {"kind": "territory", "rewards": ["blue-square", "blue-circle"]},
+        {"kind": "shape", "rewards": ["green-circle", "black-circle"]},
+    ]
+
+
+def test_a_lone_icon_followed_by_another_card_s_icon_is_a_specific_card(member_client: Client, game: Game) -> None:
+    entry = cards_of(member_client, game).tap("card:toggle:green-square").tap("card:toggle:blue-circle")
+    assert kept(entry) == [{"kind": "specific", "rewards": ["green-square"]}]
+    assert entry.draft["partial"] == {"blue-circle": 1}
+
+
+def test_an_icon_tapped_again_is_untapped_and_starts_nothing(member_client: Client, game: Game) -> None:
+    entry = cards_of(member_client, game).tap("card:toggle:green-square").tap("card:toggle:green-square")
+    assert kept(entry) == [] and entry.draft["partial"] == {}
+
+
+def test_a_new_card_beyond_the_third_is_refused_and_the_tap_undone(member_client: Client, game: Game) -> None:
+    entry = cards_of(member_client, game).tap("card:specific:black-square").tap("card:specific:black-hexagon")
+    entry.tap("card:toggle:green-square").tap("card:toggle:green-hexagon")
+    entry.tap("card:toggle:blue-circle")  # would keep the third card and start a fourth
+    assert entry.response.status_code == 422 and "A player keeps 3 cards at most" in entry.html
+    assert len(kept(entry)) == 2 and entry.draft["partial"] == {"green-square": 1, "green-hexagon": 1}
+    entry.tap("save")  # the card being tapped is the third
+    assert len(game.events.get().data["cards"]) == 3
+
+
+# A full set card in one tap --------------------------------------------------------------------------------
+
+
+def test_the_cards_screen_offers_a_full_set_per_colour_and_per_shape(member_client: Client, game: Game) -> None:
+    html = cards_of(member_client, game).html
+    for colour in ("green", "blue", "yellow", "black"):
+        assert f'value="card:full:colour:{colour}"' in html and f"All 3 {colour}: territory set" in html
+    for shape in ("square", "hexagon", "circle"):
+        assert f'value="card:full:shape:{shape}"' in html and f"All 4 {shape}s: shape set" in html
+
+
+def test_a_full_set_card_is_added_in_one_tap(member_client: Client, game: Game) -> None:
+    entry = cards_of(member_client, game).tap("card:full:colour:green").tap("card:full:shape:circle")
+    assert kept(entry) == [GREENS, CIRCLES]
+    entry.tap("save")
+    assert game.events.get().data["cards"] == [GREENS, CIRCLES]
+    assert replay_game(game).final.players[RED].objective_points == 0  # nothing held yet: the card is real
+
+
+def test_icons_tapped_of_the_full_set_become_it(member_client: Client, game: Game) -> None:
+    entry = cards_of(member_client, game).tap("card:toggle:green-square").tap("card:full:colour:green")
+    assert kept(entry) == [GREENS] and entry.draft["partial"] == {}
+
+
+def test_icons_tapped_of_another_card_are_kept_before_the_full_set(member_client: Client, game: Game) -> None:
+    entry = cards_of(member_client, game).tap("card:toggle:blue-circle").tap("card:full:colour:green")
+    assert kept(entry) == [SPECIFIC, GREENS] and entry.draft["partial"] == {}
+
+
+def test_a_full_set_beyond_the_third_card_is_refused(member_client: Client, game: Game) -> None:
+    entry = cards_of(member_client, game).tap("card:full:colour:green").tap("card:full:colour:blue")
+    entry.tap("card:toggle:black-circle").tap("card:full:shape:square")  # the black circle is the third card
+    assert entry.response.status_code == 422 and "A player keeps 3 cards at most" in entry.html
+    assert len(kept(entry)) == 2 and entry.draft["partial"] == {"black-circle": 1}
+
+
+@pytest.mark.parametrize(
+    "op",
+    [
+        "card:full:colour:purple",
+        "card:full:colour:circle",
+        "card:full:shape:green",
+        "card:full:size:large",
+        "card:full:colour",
+        "card:full",
+        "card:full:colour:green:again",
+    ],
+)
+def test_a_forged_full_set_is_out_of_date_not_a_crash(member_client: Client, game: Game, op: str) -> None:
+    entry = cards_of(member_client, game).tap(op)
+    assert entry.response.status_code == 422 and OUT_OF_DATE in entry.html
+    assert kept(entry) == []
