@@ -10,6 +10,7 @@ from scoring.log import replay_game
 from scoring.models import Game
 
 from .conftest import Entry
+from .test_game_pages import add_events
 
 WHITE, RED, YELLOW = 0, 1, 2
 SPECIFIC = {"kind": "specific", "rewards": ["blue-circle"]}
@@ -122,3 +123,29 @@ def test_a_forged_full_set_is_out_of_date_not_a_crash(member_client: Client, gam
     entry = cards_of(member_client, game).tap(op)
     assert entry.response.status_code == 422 and OUT_OF_DATE in entry.html
     assert kept(entry) == []
+
+
+# A claimed seat leads to one's cards --------------------------------------------------------------------------
+
+
+def test_claiming_a_seat_in_round_1_leads_to_one_s_cards(guest_client: Client, game: Game) -> None:
+    url = claim(guest_client, game, RED)
+    assert url == f"/games/{game.pk}/events/new/objectives/"
+    entry = Entry(guest_client, url)
+    assert entry.stage == "cards" and entry.draft["event"]["player"] == "Red"
+    assert f'href="/games/{game.pk}/"' in entry.html and "Back to the game" in entry.html
+
+
+def test_a_player_whose_cards_are_entered_claims_to_the_game(guest_client: Client, game: Game) -> None:
+    add_events(game, {"type": "objectives", "player": "Red", "cards": [SPECIFIC]})
+    assert claim(guest_client, game, RED) == f"/games/{game.pk}/"
+
+
+def test_claiming_a_seat_after_round_1_leads_to_the_game(guest_client: Client, game: Game) -> None:
+    add_events(game, {"type": "round_end"})
+    assert claim(guest_client, game, RED) == f"/games/{game.pk}/"
+
+
+def test_another_player_s_cards_do_not_count_as_one_s_own(guest_client: Client, game: Game) -> None:
+    add_events(game, {"type": "objectives", "player": "White", "cards": [SPECIFIC]})
+    assert claim(guest_client, game, RED) == f"/games/{game.pk}/events/new/objectives/"
