@@ -149,3 +149,102 @@ def test_claiming_a_seat_after_round_1_leads_to_the_game(guest_client: Client, g
 def test_another_player_s_cards_do_not_count_as_one_s_own(guest_client: Client, game: Game) -> None:
     add_events(game, {"type": "objectives", "player": "White", "cards": [SPECIFIC]})
     assert claim(guest_client, game, RED) == f"/games/{game.pk}/events/new/objectives/"
+
+
+# One's cards kept after round 1 in one tap ------------------------------------------------------------------------
+
+
+def after_round_1(game: Game, cards: list[dict[str, object]]) -> None:
+    add_events(game, {"type": "objectives", "player": "Red", "cards": cards}, {"type": "round_end"})
+
+
+def keep(client: Client, game: Game, *, htmx: bool = False, revision: int | None = None) -> str:
+    game.refresh_from_db()
+    headers = {"HTTP_HX_REQUEST": "true"} if htmx else {}
+    response = client.post(
+        f"/games/{game.pk}/cards/keep/", {"revision": str(game.revision if revision is None else revision)}, **headers
+    )
+    assert response.status_code == (200 if htmx else 302)
+    if htmx:
+        return response.content.decode()
+    return client.get(str(response["Location"])).content.decode()
+
+
+def test_the_redraw_offers_to_keep_one_s_cards_in_one_tap(guest_client: Client, game: Game) -> None:
+    after_round_1(game, [SPECIFIC, GREENS, CIRCLES])
+    claim(guest_client, game, RED)
+    page = guest_client.get(f"/games/{game.pk}/").content.decode()
+    assert 'id="redraw"' in page and "Keep my 3 cards" in page and "My objective cards" in page
+    page = keep(guest_client, game)
+    assert 'id="redraw"' not in page and "Keep my" not in page
+    event = game.events.last()
+    assert event is not None and event.data == {
+        "type": "objectives",
+        "player": "Red",
+        "cards": [SPECIFIC, GREENS, CIRCLES],
+    }
+    assert event.entered_for == ""  # one's own cards, on one's own phone
+
+
+def test_keeping_works_with_htmx_and_answers_the_game_s_live_part(guest_client: Client, game: Game) -> None:
+    after_round_1(game, [SPECIFIC])
+    claim(guest_client, game, RED)
+    assert "Keep my 1 card<" in guest_client.get(f"/games/{game.pk}/").content.decode()  # its number, singular
+    part = keep(guest_client, game, htmx=True)
+    assert part.lstrip().startswith('<div id="game"') and 'id="redraw"' not in part
+    assert game.events.count() == 3
+
+
+def test_keeping_two_cards_says_two(guest_client: Client, game: Game) -> None:
+    after_round_1(game, [SPECIFIC, GREENS])
+    claim(guest_client, game, RED)
+    assert "Keep my 2 cards" in guest_client.get(f"/games/{game.pk}/").content.decode()
+
+
+def test_a_player_holding_no_card_is_not_offered_to_keep_none(guest_client: Client, game: Game) -> None:
+    add_events(game, {"type": "round_end"})
+    claim(guest_client, game, RED)
+    page = guest_client.get(f"/games/{game.pk}/").content.decode()
+    assert 'id="redraw"' in page and "Keep my" not in page and "My objective cards" in page
+
+
+def test_keeping_on_a_stale_page_is_refused_with_the_new_state(guest_client: Client, game: Game) -> None:
+    after_round_1(game, [SPECIFIC])
+    claim(guest_client, game, RED)
+    game.refresh_from_db()
+    page = keep(guest_client, game, revision=game.revision - 1)
+    assert "The game changed on another phone" in page and game.events.count() == 2
+
+
+def test_a_phone_that_is_nobody_is_refused(member_client: Client, game: Game) -> None:
+    after_round_1(game, [SPECIFIC])
+    page = keep(member_client, game)
+    assert "This phone is nobody at the table" in page and game.events.count() == 2
+
+
+def test_keeping_twice_or_before_round_1_ends_is_refused(guest_client: Client, game: Game) -> None:
+    add_events(game, {"type": "objectives", "player": "Red", "cards": [SPECIFIC]})
+    claim(guest_client, game, RED)
+    assert "There are no cards to keep now" in keep(guest_client, game)
+    add_events(game, {"type": "round_end"})
+    keep(guest_client, game)
+    assert "There are no cards to keep now" in keep(guest_client, game)
+    assert game.events.count() == 3
+
+
+def test_a_finished_game_is_refused(member_client: Client, game: Game) -> None:
+    """A member's phone (a guest no longer reaches a finished game's entry at all)."""
+    after_round_1(game, [SPECIFIC])
+    claim(member_client, game, RED)
+    game.status = Game.Status.FINISHED
+    game.save()
+    response = member_client.post(f"/games/{game.pk}/cards/keep/", {"revision": str(game.revision)})
+    assert response.status_code == 302
+    assert "This game is over" in member_client.get(str(response["Location"])).content.decode()
+    assert game.events.count() == 2
+
+
+def test_keeping_needs_a_post(guest_client: Client, game: Game) -> None:
+    after_round_1(game, [SPECIFIC])
+    claim(guest_client, game, RED)
+    assert guest_client.get(f"/games/{game.pk}/cards/keep/").status_code == 405
