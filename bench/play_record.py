@@ -46,6 +46,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -56,7 +57,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.production import free_port, prepare, production_env, serve  # noqa: E402
-from rules import Reward, RulesError  # noqa: E402
+from rules import Reward, RulesError, on_one_card  # noqa: E402
 from rules.reading import read_json  # noqa: E402
 from rules.record import parse_record  # noqa: E402
 from scoring.entry.stages import MAX_CHIP  # noqa: E402
@@ -103,6 +104,8 @@ MARK = """() => {
   if (form) form.dataset.robot = '1';
   return !!form;
 }"""
+KEPT = "!document.querySelector('#redraw') || !!document.querySelector('#game .messages')"
+"""One's cards kept on the game page (its live part swapped in place): the redraw prompt gone, or a message."""
 ANSWERED = "(hadForm) => !window.__robot || (hadForm && !document.querySelector('#wizard[data-robot]'))"
 IN_VIEW = """(e) => {
   const r = e.getBoundingClientRect();
@@ -186,9 +189,9 @@ class Robot:
                 if "not attached" not in str(error) or attempt == 2:
                     raise
 
-    def tap(self, role: str, name: str, within: Any = None) -> None:
-        """Tap the control and wait for the site's answer (a new page or a new entry form); fail on an error
-        shown."""
+    def tap(self, role: str, name: str, within: Any = None, *, until: str = "") -> None:
+        """Tap the control and wait for the site's answer (a new page or a new entry form; for a part of the
+        page swapped in place, until the JavaScript expression ``until`` is true); fail on an error shown."""
         target = self.control(role, name, within)
         if not target.is_enabled():
             raise Failure(f"{role} {name!r} is disabled")
@@ -199,7 +202,10 @@ class Robot:
         try:
             target.tap()
             self.counts.taps += 1
-            self.page.wait_for_function(ANSWERED, arg=had_form, timeout=20000)
+            if until:
+                self.page.wait_for_function(f"() => {until}", timeout=20000)
+            else:
+                self.page.wait_for_function(ANSWERED, arg=had_form, timeout=20000)
             self.page.wait_for_load_state()
         finally:
             self.waiting = False
@@ -210,7 +216,7 @@ class Robot:
         if after != before or not had_form:
             self.counts.screens += 1
         self._screenshot()
-        error = self.page.locator("#wizard .error, form .errorlist")
+        error = self.page.locator("#wizard .error, form .errorlist, #game .messages .error")
         if error.count():
             raise Failure(f"the site says: {error.first.inner_text()!r} after {name!r}")
 
@@ -260,8 +266,9 @@ def reward_name(reward: str) -> str:
     return reward.replace("-", " ")
 
 
-def setup(robot: Robot, base: str, record: dict[str, Any]) -> None:
-    """Sign up, create a group and the game, claim the first seat."""
+def setup(robot: Robot, base: str, record: dict[str, Any]) -> str:
+    """Sign up, create a group and the game, claim the first seat; the join link (its QR code, that the other
+    phones scan, is on the game page before the first seat is claimed and leads to that player's cards)."""
     page, players, options = robot.page, record["players"], record.get("options", {})
     page.goto(base + "/")
     robot.counts.screens += 1
@@ -286,7 +293,9 @@ def setup(robot: Robot, base: str, record: dict[str, Any]) -> None:
     if any(event["type"] in {"volcano", "beaver_dam"} for event in record["events"]):
         robot.check("Promo tiles (Volcano, Beaver Dam)")
     robot.tap("button", "Start the game")
+    join_url = str(robot.page.locator("a.url").first.inner_text()).strip()
     robot.tap("button", f"I am {players[0]}")
+    return join_url
 
 
 def seat(robot: Robot, join_url: str, player: str) -> None:
@@ -294,26 +303,41 @@ def seat(robot: Robot, join_url: str, player: str) -> None:
     robot.page.goto(join_url)
     robot.counts.screens += 1
     robot.tap("button", "Join this table")
-    robot.tap("button", f"I am {player}")
+    robot.tap("button", f"I am {player}")  # in round 1, with no card entered yet: on to one's cards
 
 
-def play_event(robot: Robot, event: dict[str, Any], me: str) -> None:
-    """Enter one event from the game page to its Save, back on the game page."""
+def play_event(
+    robot: Robot, event: dict[str, Any], me: str, held: list[tuple[str, frozenset[str]]], revision: str = ""
+) -> None:
+    """Enter one event from the game page to its Save, back on the game page. A phone that was led to its
+    player's cards when it claimed its seat enters them there if that is its first event, else goes back to
+    the game first; after round 1, cards the same as those ``held`` are kept in one tap, once the live page
+    shows the game's ``revision`` (it polls every 1.5 s: a person drawing cards is slower than the robot)."""
     kind = event["type"]
-    # The site may have brought the phone to the player's objective cards (after "I am …", or after an action
-    # that drew them new ones): already there. On another entry, back to the game first.
-    there = bool(robot.stage()) and robot.page.evaluate("location.pathname").endswith(f"/events/new/{kind}/")
-    if robot.stage() and not there:
+    if robot.stage():  # the cards entry a claimed seat led to
+        if kind == "objectives" and event["player"] == me and "/events/new/objectives/" in robot.page.url:
+            return enter(robot, event, me)
         robot.tap("link", "Back to the game")
-    if there:
-        pass
-    elif kind == "territory":
+    if kind == "objectives" and event["player"] == me and Counter(map(same_card, event["cards"])) == Counter(held):
+        keep = robot.page.locator("#redraw").get_by_role("button", name=re.compile(r"^Keep my \d+ cards?$"))
+        if keep.locator("visible=true").count():
+            if revision:
+                current = f"() => document.querySelector('#game')?.dataset.revision === '{revision}'"
+                robot.page.wait_for_function(current)
+            robot.tap("button", str(keep.inner_text()).strip(), robot.page.locator("#redraw"), until=KEPT)
+            return
+    if kind == "territory":
         robot.tap("link", TERRITORY_BUTTONS[event["territory"]])
     else:
         robot.tap("link", EVENT_LINKS[kind])
+    enter(robot, event, me)
+
+
+def enter(robot: Robot, event: dict[str, Any], me: str) -> None:
+    """Each step of the entry, to its Save."""
     for _ in range(400):
         stage = robot.stage()
-        if not stage or not robot.page.evaluate("location.pathname").endswith(f"/events/new/{kind}/"):
+        if not stage or not robot.page.evaluate("location.pathname").endswith(f"/events/new/{event['type']}/"):
             return  # saved: back on the game page, or on the next thing to enter
         STAGES[stage](robot, event, me)
     raise Failure("the entry never ended")
@@ -452,7 +476,9 @@ def same_card(card: dict[str, Any]) -> tuple[str, frozenset[str]]:
 
 
 def stage_cards(robot: Robot, event: dict[str, Any], me: str) -> None:
-    """The cards one holds are proposed: remove those not kept, tap the icons of each new one, save."""
+    """The cards one holds are proposed: remove those not kept, then each new one: a full set by its button,
+    another set by its icons (the first icon of the next card starts it by itself when it cannot be on the
+    card so far: else "Add this card"), save."""
     chosen = robot.page.locator("#wizard .summary[data-stage=player] strong")
     if chosen.count() and chosen.inner_text().strip() != event["player"]:
         robot.tap("button", "Change Player")
@@ -466,17 +492,37 @@ def stage_cards(robot: Robot, event: dict[str, Any], me: str) -> None:
             robot.tap("button", label)
             return
         wanted.remove(held)
-    for number, (kind, rewards) in enumerate(wanted):
+    tapping: list[Reward] = []  # the icons of the card being tapped
+    for kind, rewards in wanted:
+        icons = sorted((Reward(reward) for reward in rewards), key=list(Reward).index)
         if kind == "specific":
-            robot.tap("button", f"card of one {reward_name(next(iter(rewards)))}")
+            robot.tap("button", f"card of one {reward_name(icons[0])}")
             continue
-        for reward in sorted(rewards, key=REWARD_ORDER.index):
-            robot.tap("button", reward_name(reward))
-        full = len(rewards) == (3 if kind == "territory" else 4)
-        if not full and number < len(wanted) - 1:  # the last one is added by "Save these cards"
+        if len(icons) == (3 if kind == "territory" else 4):  # a full set: its button
+            if tapping and set(tapping) <= set(icons):  # else the icons so far would complete into it
+                robot.tap("button", "Add this card")
+            robot.tap("button", full_set_name(kind, icons[0]))
+            tapping = []
+            continue
+        # An icon of the card so far would be untapped, not start the next card.
+        starters = [icon for icon in icons if icon not in tapping and not on_one_card([*tapping, icon])]
+        if tapping and not starters:
             robot.tap("button", "Add this card")
-    if robot.stage() == "cards":  # a third card complete saved the cards by itself
+        elif starters:  # the icon that starts this card first
+            icons.remove(starters[0])
+            icons.insert(0, starters[0])
+        for icon in icons:
+            robot.tap("button", reward_name(icon))
+        tapping = icons
+    if robot.stage() == "cards":  # a third card complete saves the cards by itself
         robot.tap("button", "Save these cards")
+
+
+def full_set_name(kind: str, reward: Reward) -> str:
+    """The name of a full set card's button: its colour's (territory) or its shape's."""
+    if kind == "territory":
+        return f"All 3 {reward.colour.value}: territory set"
+    return f"All 4 {reward.shape.value}s: shape set"
 
 
 def card_label(card: tuple[str, frozenset[str]]) -> str:
@@ -612,20 +658,25 @@ def play(
                 robot = phones[0]
                 try:
                     parts.append(robot.counts)
-                    setup(robot, base, record)
+                    join_url = setup(robot, base, record)
                     if not one_phone:
-                        join_url = robot.page.locator("a.url").first.inner_text().strip()
                         for player in record["players"][1:]:
                             phones.append(phone())
                             phones[-1].counts = robot.counts
                             seat(phones[-1], join_url, player)
+                    held: dict[str, list[tuple[str, frozenset[str]]]] = {}
+                    revision = ""  # the game's, as the phone that entered the last event shows it
                     for index, event in enumerate(record["events"]):
                         seat_number = 0 if one_phone else actor(record, event)
                         robot = phones[seat_number]
                         robot.counts = Counts(index, event["type"])
                         robot.counts.phone = seat_number
                         parts.append(robot.counts)
-                        play_event(robot, event, record["players"][seat_number])
+                        me = record["players"][seat_number]
+                        play_event(robot, event, me, held.get(me, []), revision)
+                        revision = robot.page.locator("#game").get_attribute("data-revision") or ""
+                        if event["type"] == "objectives":
+                            held[event["player"]] = [same_card(card) for card in event["cards"]]
                     robot = phones[0]
                     robot.counts = Counts("end", "end")
                     parts.append(robot.counts)

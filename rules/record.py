@@ -21,6 +21,7 @@ from .components import (
     PLAYER_COUNTS,
     REWARD_SUPPLY_RANGE,
     Building,
+    Colour,
     ObjectiveKind,
     Reward,
     Shape,
@@ -223,6 +224,36 @@ def card_of_rewards(rewards: Sequence[Reward]) -> ObjectiveCard:
     problem = check_card(card)
     if problem:
         raise RecordError(problem, ("cards",))
+    return card
+
+
+def on_one_card(rewards: Sequence[Reward]) -> bool:
+    """Whether one objective card can show all of ``rewards`` (and maybe more): a card's icons are never
+    mixed, so rewards that no card shows cannot be completed into one by adding others.
+
+    >>> on_one_card([Reward.BLUE_CIRCLE, Reward.BLUE_SQUARE])
+    True
+    >>> on_one_card([Reward.BLUE_CIRCLE, Reward.GREEN_SQUARE])
+    False
+    """
+    try:
+        card_of_rewards(rewards)
+    except RecordError:
+        return False
+    return True  # every part of a card, of one icon or more, is itself a card the record accepts
+
+
+def full_set_card(of: Colour | Shape) -> ObjectiveCard:
+    """The complete set card of a colour (a territory card: its 3 rewards) or of a shape (a shape card:
+    its 4 rewards).
+
+    >>> full_set_card(Colour.GREEN).to_json()
+    {'kind': 'territory', 'rewards': ['green-square', 'green-hexagon', 'green-circle']}
+    >>> full_set_card(Shape.CIRCLE).kind.value, len(full_set_card(Shape.CIRCLE).rewards)
+    ('shape', 4)
+    """
+    card = card_of_rewards([reward for reward in Reward if of in (reward.colour, reward.shape)])
+    assert card.complete
     return card
 
 

@@ -127,7 +127,8 @@ def game_context(request: HttpRequest, game: Game, *, member: bool, spectator: b
         ],
         "round": result.state.round,
         "option_lines": option_lines(result.state.options),
-        "redraw_due": me is not None and _redraw_due(result, me.name),
+        "redraw_due": me is not None and redraw_due(result, me.name),
+        "my_cards": len(holdings[me.name].objectives) if me is not None else 0,
         "round_one_buildings": list(BUILDINGS_PER_ROUND[len(result.state.players)][0].items()),
         "nuggets_left": result.state.nuggets_left,
         "log": [
@@ -179,7 +180,7 @@ def just_saved(context: dict[str, object], saved: str) -> LogEntry | None:
     return last if isinstance(last, LogEntry) and str(last.index) == saved else None
 
 
-def _redraw_due(result: OkanaganResult, player: str) -> bool:
+def redraw_due(result: OkanaganResult, player: str) -> bool:
     """Whether ``player`` still has to enter the cards they keep after the end of round 1 (they draw 2
     and keep 3 of their 5): the round is over and no card of theirs was entered since."""
     ends = [outcome.index for outcome in result.state.log if outcome.event.type == "round_end"]

@@ -8,12 +8,15 @@ from typing import Any
 from rules import (
     Building,
     CollectionTurn,
+    Colour,
     EventOutcome,
     InfluenceReport,
     Reward,
+    Shape,
     SpecialActionOptions,
     Territory,
     TieOrder,
+    full_set_card,
 )
 
 from .draft import Draft
@@ -129,6 +132,13 @@ class Screen:
     def all_rewards(self) -> list[Reward]:
         """The twelve kinds in the record's order."""
         return list(Reward)
+
+    @property
+    def full_sets(self) -> list[tuple[str, tuple[Reward, ...]]]:
+        """The full set cards one tap adds: a colour's (territory set), then a shape's (shape set); each as
+        its op's argument (``colour:green``) and its icons."""
+        sets: list[Colour | Shape] = [*Colour, *Shape]
+        return [(f"{type(of).__name__.lower()}:{of.value}", full_set_card(of).rewards) for of in sets]
 
     @property
     def reward_grid(self) -> list[list[Reward]]:

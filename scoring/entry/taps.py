@@ -9,19 +9,23 @@ from django.utils.translation import gettext as _
 
 from rules import (
     Building,
+    Colour,
     GameState,
     ObjectiveCard,
     Reward,
     RulesError,
+    Shape,
     SpecialActionKind,
     Territory,
     apply_special_action,
     card_of_rewards,
+    full_set_card,
     normal_text,
     note_problem,
+    on_one_card,
     parse_special_action,
 )
-from rules.components import whole_game_buildings
+from rules.components import MAX_OBJECTIVE_CARDS, whole_game_buildings
 from scoring.http import posted_whole
 from scoring.wording import say
 
@@ -118,10 +122,11 @@ def _apply_op(screen: Screen, op: str, form: dict[str, str]) -> None:
         case "card", ["specific", reward]:
             _keep_card(event, _card([Reward(_choice(reward, Reward))]))
         case "card", ["toggle", reward]:
-            key = _choice(reward, Reward)
-            if draft.partial.pop(key, None) is None:
-                draft.partial[key] = 1
-            _add_card_if_complete(draft)
+            _toggle_icon(draft, Reward(_choice(reward, Reward)))
+        case "card", ["full", "colour", colour]:
+            _add_full_set(draft, Colour(_choice(colour, Colour)))
+        case "card", ["full", "shape", shape]:
+            _add_full_set(draft, Shape(_choice(shape, Shape)))
         case "card", ["add"] if draft.partial:
             _add_card(draft)
         case "card", ["remove", number] if 0 <= posted_whole(number) < len(event.get("cards", [])):
@@ -217,6 +222,30 @@ def _take(screen: Screen, reward: Reward, count: int) -> None:
     _set_count(screen.draft.partial, reward.value, count)
 
 
+def _toggle_icon(draft: Draft, reward: Reward) -> None:
+    """Tap an icon of the card being built: tapped again, it is untapped. An icon that no card could show
+    with the icons so far starts the next card, and the icons so far, a card by themselves, are kept (no
+    "Add this card" tap); otherwise it joins them."""
+    if draft.partial.pop(reward.value, None) is not None:
+        return
+    so_far = [Reward(key) for key in draft.partial]
+    if so_far and on_one_card(so_far) and not on_one_card([*so_far, reward]):
+        _add_card(draft)
+        _keep_room(draft.event, for_cards=1)  # the card this icon starts must fit too
+    draft.partial[reward.value] = 1
+    _add_card_if_complete(draft)
+
+
+def _add_full_set(draft: Draft, of: Colour | Shape) -> None:
+    """The full set card of a colour or a shape, in one tap. The icons tapped so far complete into it when they
+    are part of it; otherwise they are a card of their own, kept first."""
+    card = full_set_card(of)
+    if draft.partial and not set(map(Reward, draft.partial)) <= set(card.rewards):
+        _add_card(draft)
+    draft.partial = {}
+    _keep_card(draft.event, card)
+
+
 def _add_card_if_complete(draft: Draft) -> None:
     """A set card whose icons leave no room for another (3 of one colour, 4 of one shape) is added at once."""
     if len(draft.partial) < 2:
@@ -245,9 +274,14 @@ def _card(rewards: list[Reward]) -> ObjectiveCard:
 
 
 def _keep_card(event: dict[str, Any], card: ObjectiveCard) -> None:
-    if len(event.get("cards", [])) >= 3:
-        raise BadOp(_("A player keeps 3 cards at most: remove one first."))
+    _keep_room(event, for_cards=1)
     event.setdefault("cards", []).append(card.to_json())
+
+
+def _keep_room(event: dict[str, Any], *, for_cards: int) -> None:
+    """:class:`BadOp` unless ``for_cards`` more cards fit among the cards kept."""
+    if len(event.get("cards", [])) + for_cards > MAX_OBJECTIVE_CARDS:
+        raise BadOp(_("A player keeps 3 cards at most: remove one first."))
 
 
 def _detail(screen: Screen, key: str, value: str) -> None:

@@ -26,12 +26,13 @@ from scoring.access import (
     member_group,
     okanagan_game,
 )
-from scoring.board import game_context, just_saved, live_etag, sheet_context
+from scoring.board import game_context, just_saved, live_etag, redraw_due, sheet_context
 from scoring.entry import PROMO_KINDS
 from scoring.forms import ImportForm, JoinForm, NewGameForm, SupplyForm
 from scoring.http import HtmxHttpRequest, posted_whole
 from scoring.log import StaleGame, change_log, create_game, create_sheet_game, finish, reopen, replay_game
 from scoring.models import Game
+from scoring.phones import known_phone, my_seat
 from scoring.portability import exported_document
 from scoring.rate_limits import over_limit, too_many
 from scoring.score_sheets import SHEET_FORMS, SmallIslandsForm
@@ -215,6 +216,45 @@ def event_delete(request: HtmxHttpRequest, game_id: int, index: int) -> HttpResp
     if request.htmx:
         return render(request, "scoring/game.html#game", game_context(request, game, member=is_member(request, game)))
     return redirect("game", game_id=game.pk)
+
+
+@require_POST
+def cards_keep(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
+    """After the end of round 1, this phone's player keeps the objective cards they hold ("Keep my 3 cards"):
+    their objectives event, saved like any entry. Only their own phone: the cards are secret, and this phone
+    says which player it is (no player is posted)."""
+    game = okanagan_game(game_for_player(request, game_id))
+    me = my_seat(request, game)
+    if not game.is_playing:
+        messages.error(request, _("This game is over: its objective cards can no longer be entered."))
+    elif me is None:
+        messages.error(request, _("This phone is nobody at the table: tap your name first (“I am …”)."))
+    else:
+        try:
+            change_log(game, _revision(request), lambda events: _keeping(game, events, me.name))
+        except StaleGame:
+            messages.error(request, _("The game changed on another phone: here is the new state."))
+        except RecordError as error:
+            messages.error(request, error_text(error))
+        else:
+            stored = drafts.load(game, known_phone(request))
+            if stored is not None and drafts.is_for(stored, "objectives", None):
+                drafts.discard(game, stored.phone, stored.pk)  # an entry of the same cards begun on this phone
+    if request.htmx:
+        return render(request, "scoring/game.html#game", game_context(request, game, member=is_member(request, game)))
+    return redirect("game", game_id=game.pk)
+
+
+def _keeping(game: Game, events: list[dict[str, object]], player: str) -> list[dict[str, object]]:
+    """The log with ``player``'s objectives event that keeps the cards they hold, if they are to enter the
+    cards they keep after round 1; else :class:`RecordError`."""
+    result = replay_game(game, events)
+    if not redraw_due(result, player):
+        raise RecordError(
+            _("There are no cards to keep now: round 1 is not over, or your cards after it are already entered.")
+        )
+    cards = [card.to_json() for card in result.state.holdings[player].objectives]
+    return [*events, {"type": "objectives", "player": player, "cards": cards}]
 
 
 def _without(events: list[dict[str, object]], index: int) -> list[dict[str, object]]:

@@ -7,8 +7,12 @@ from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
+from rules import RecordError
+from rules.record import ObjectivesEvent
 from scoring.access import game_for_player, okanagan_game
 from scoring.http import HtmxHttpRequest, posted_whole
+from scoring.log import replay_game
+from scoring.models import Game
 from scoring.phones import my_seat, phone_id
 from scoring.seats import SeatRefused, claim, free, leave
 
@@ -24,7 +28,9 @@ def seats(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
         phone = phone_id(request)
         try:
             if "claim" in request.POST:
-                claim(game, posted_whole(request.POST["claim"]), phone, request.user)
+                seat = claim(game, posted_whole(request.POST["claim"]), phone, request.user)
+                if _cards_first(game, seat.name):
+                    return redirect("event_new", game_id=game.pk, kind="objectives")
                 return redirect("game", game_id=game.pk)
             if "leave" in request.POST:
                 leave(game, phone)
@@ -39,3 +45,17 @@ def seats(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     ]
     context = {"game": game, "rows": rows, "me": mine, "owner": owner, "can_enter": game.is_playing}
     return render(request, "scoring/seats.html", context, status=status)
+
+
+def _cards_first(game: Game, player: str) -> bool:
+    """Whether a phone that has just become ``player`` goes straight to entering their objective cards: the
+    game is in round 1 and they have entered none (at the table, the cards are dealt before the first turn)."""
+    if not game.is_playing:
+        return False
+    try:
+        state = replay_game(game).state
+    except RecordError:  # only a database edited by hand gets here: the game page says what is wrong
+        return False
+    return state.round == 1 and not any(
+        isinstance(outcome.event, ObjectivesEvent) and outcome.event.player == player for outcome in state.log
+    )

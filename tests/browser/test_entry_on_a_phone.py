@@ -70,7 +70,8 @@ def test_next_on_the_board_asks_who_closed_the_territory(live_server: Any, phone
 def test_score_a_territory_is_in_thumb_reach_on_a_four_player_game_page(live_server: Any, phone: Any) -> None:
     game = a_table(phone, live_server.url, "maya", ("Maya", "Theo", "Ines", "Ugo"))
     phone.goto(f"{live_server.url}/games/{game.pk}/")
-    tap(phone, "I am Maya")
+    tap(phone, "I am Maya")  # in round 1 with no card entered: on to her cards, and plainly back
+    phone.get_by_role("link", name="Back to the game").click()
     assert phone.evaluate("document.documentElement.scrollHeight") > 844
     territories = phone.get_by_role("navigation", name="Score a territory closed by Maya")
     expect(territories).to_be_in_viewport()

@@ -203,7 +203,9 @@ def test_a_whole_two_player_game_to_the_final_scores(live_server: Any, phone: An
     phone.get_by_label("First player").fill("Ann")
     phone.get_by_label("Second player").fill("Ben")
     tap(phone, "Start the game")
-    tap(phone, "I am Ann")  # this phone is Ann's
+    tap(phone, "I am Ann")  # this phone is Ann's: on to her cards first, which she enters later
+    expect(phone.locator("#wizard fieldset[data-stage=cards]")).to_be_visible()
+    phone.get_by_role("link", name="Back to the game").click()
 
     score_a_territory(phone, "Forest")
     # This phone is Ann's: she is proposed as who closed it.

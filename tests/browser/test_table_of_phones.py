@@ -67,11 +67,12 @@ def test_cards_stay_on_their_player_s_phone(live_server: Any, phone: Any, browse
     game = a_table(phone, live_server.url, "maya", ("Maya", "Theo"))
     phone.goto(f"{live_server.url}/games/{game.pk}/")
     tap(phone, "I am Maya")
+    phone.get_by_role("link", name="Back to the game").click()  # she enters her cards later
     theo = joined(browser, live_server.url, game)
     tap(theo, "I am Theo")
 
-    # Theo enters his own cards: no "who?" step.
-    theo.get_by_role("link", name="Objective cards").click()
+    # Claiming his seat led Theo to his own cards: no "who?" step.
+    expect(theo.locator("#wizard fieldset[data-stage=cards]")).to_be_visible()
     tap(theo, "card of one black hexagon")  # a card of one icon: one tap
     tap(theo, "Save these cards")
     expect(theo).to_have_url(re.compile(rf"/games/{game.pk}/$"))
@@ -135,3 +136,45 @@ def test_the_log_and_the_end_reach_every_phone_and_the_spectators(live_server: A
     expect(theo.locator("#final")).to_be_visible()
     for page in (theo, watcher):
         page.context.close()
+
+
+def test_a_claimed_seat_leads_to_one_s_cards_kept_after_round_1_in_one_tap(live_server: Any, phone: Any) -> None:
+    """Issue 12: "I am Maya" opens her cards; a full set is one tap, the next card's first icon starts it,
+    and after round 1 "Keep my 3 cards" saves the cards she holds."""
+    refused = csp_violations(phone)
+    game = a_table(phone, live_server.url, "maya", ("Maya", "Theo"))
+    phone.goto(f"{live_server.url}/games/{game.pk}/")
+    tap(phone, "I am Maya")
+    expect(phone.locator("#wizard fieldset[data-stage=cards]")).to_be_visible()
+    full_sets = phone.get_by_role("group", name="A full set card in one tap:").get_by_role("button")
+    expect(full_sets).to_have_count(7)
+    for scheme in ("light", "dark"):
+        phone.emulate_media(color_scheme=scheme)
+        assert fits(phone)
+        for button in full_sets.all():
+            box = button.bounding_box()
+            assert box is not None and box["width"] >= 44 and box["height"] >= 44
+    phone.emulate_media(color_scheme="light")
+
+    tap(phone, "All 3 green: territory set")
+    expect(
+        phone.get_by_role("button", name="Remove Territory set (5 VP) green square green hexagon green circle")
+    ).to_be_visible()
+    for icon in ("blue circle", "yellow circle"):
+        tap(phone, icon)
+        expect(phone.get_by_role("button", name=icon, exact=True)).to_have_attribute("aria-pressed", "true")
+    tap(phone, "black square")  # not on a card of circles: the circles are kept, the square starts the next card
+    expect(phone.get_by_role("button", name="Remove Shape set (7 VP) blue circle yellow circle")).to_be_visible()
+    expect(phone.get_by_role("button", name="Add this card")).to_be_visible()  # for the black square alone
+    tap(phone, "Save these cards")
+    expect(phone).to_have_url(re.compile(rf"/games/{game.pk}/$"))
+
+    phone.get_by_role("link", name="End of round 1").click()
+    tap(phone, "Save")
+    redraw = phone.locator("#redraw")
+    expect(redraw.get_by_role("link", name="My objective cards")).to_be_visible()  # to change them
+    redraw.get_by_role("button", name="Keep my 3 cards").click()
+    expect(redraw).to_have_count(0)
+    expect(phone.get_by_text("Event 2: objectives kept by Maya")).to_be_visible()
+    assert game.events.last().data["cards"] == game.events.first().data["cards"]  # type: ignore[union-attr]
+    assert not refused, refused

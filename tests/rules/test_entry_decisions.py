@@ -12,12 +12,16 @@ from hypothesis import strategies as st
 from rules import (
     Building,
     CollectionTurn,
+    Colour,
     ObjectiveKind,
     RecordError,
     Reward,
+    Shape,
     Territory,
     assess_influence,
     card_of_rewards,
+    full_set_card,
+    on_one_card,
 )
 
 PLAYERS = ("Ann", "Ben", "Cy", "Dee")
@@ -106,3 +110,33 @@ def test_a_cards_kind_follows_from_its_icons(icons: list[str], kind: ObjectiveKi
 def test_icons_no_card_shows_are_refused(icons: list[str]) -> None:
     with pytest.raises(RecordError):
         card_of_rewards([Reward(icon) for icon in icons])
+
+
+@given(st.sets(st.sampled_from(list(Reward)), min_size=1))
+def test_rewards_fit_on_one_card_exactly_when_a_card_shows_them(icons: set[Reward]) -> None:
+    """The entry starts a new card when a tapped icon cannot join the card so far: that must mean no card,
+    however many icons were added later, could show them all."""
+    fits = on_one_card(sorted(icons))
+    assert fits == (len(icons) == 1 or len({r.colour for r in icons}) == 1 or len({r.shape for r in icons}) == 1)
+    if not fits:
+        for more in range(1, 4):
+            for extra in itertools.combinations(sorted(set(Reward) - icons), more):
+                assert not on_one_card([*icons, *extra])
+
+
+def test_no_icons_fit_on_no_card() -> None:
+    assert not on_one_card([])
+
+
+@pytest.mark.parametrize("colour", list(Colour))
+def test_a_colours_full_set_is_its_complete_territory_card(colour: Colour) -> None:
+    card = full_set_card(colour)
+    assert card.kind is ObjectiveKind.TERRITORY and card.complete
+    assert {reward.colour for reward in card.rewards} == {colour} and len(card.rewards) == 3
+
+
+@pytest.mark.parametrize("shape", list(Shape))
+def test_a_shapes_full_set_is_its_complete_shape_card(shape: Shape) -> None:
+    card = full_set_card(shape)
+    assert card.kind is ObjectiveKind.SHAPE and card.complete
+    assert {reward.shape for reward in card.rewards} == {shape} and len(card.rewards) == 4
