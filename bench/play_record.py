@@ -104,6 +104,9 @@ MARK = """() => {
   if (form) form.dataset.robot = '1';
   return !!form;
 }"""
+# The game's revision as the page shows it: the game page's, or the entry's the phone was brought to.
+REVISION = """() => document.querySelector('#game')?.dataset.revision
+  || document.querySelector('#wizard input[name=revision]')?.value || ''"""
 KEPT = "!document.querySelector('#redraw') || !!document.querySelector('#game .messages')"
 """One's cards kept on the game page (its live part swapped in place): the redraw prompt gone, or a message."""
 ANSWERED = "(hadForm) => !window.__robot || (hadForm && !document.querySelector('#wizard[data-robot]'))"
@@ -399,8 +402,8 @@ def stage_board(robot: Robot, event: dict[str, Any], me: str) -> None:
         robot.tap("button", "The rewards" if rewards else "The special action", answer)
     elif answer.get_by_role("button", name="Nobody built here: save").count():
         robot.tap("button", "Nobody built here: save", answer)
-    else:
-        robot.tap("button", "Next", answer)
+    else:  # the last player's special action, below the buildings
+        stage_action(robot, event, me)
 
 
 def stage_order(robot: Robot, event: dict[str, Any], me: str) -> None:
@@ -674,7 +677,7 @@ def play(
                         parts.append(robot.counts)
                         me = record["players"][seat_number]
                         play_event(robot, event, me, held.get(me, []), revision)
-                        revision = robot.page.locator("#game").get_attribute("data-revision") or ""
+                        revision = robot.page.evaluate(REVISION)
                         if event["type"] == "objectives":
                             held[event["player"]] = [same_card(card) for card in event["cards"]]
                     robot = phones[0]

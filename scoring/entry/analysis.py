@@ -84,8 +84,13 @@ def _territory(screen: Screen, state: GameState, index: int) -> Screen:
     report = assess_influence(players, parsed.territory, parsed.closed_by, parsed.buildings)
     screen.report = report  # shown live while the buildings are entered
     if "board" not in draft.done or "closed_by" not in event:
-        if report.ties:  # the resolution's first question is asked on the board: answering it ends the board
+        # The resolution's first question is asked on the board: answering it ends the board.
+        if report.ties:
             screen.tie = report.tie_order(())
+        elif len(report.influence) > 1:
+            order, _steps = report.check_order(None)
+            screen.recipient, _steps = special_action_recipient(report, order, None)
+            _offer_action(screen, state, screen.recipient or "", collects=True)
         return screen.at("board")
     screen.passed.append("board")
     if report.ties:

@@ -50,6 +50,8 @@ def tap(screen: Screen, op: str, form: dict[str, str], state: GameState, index: 
             screen = analyse(screen.draft, state, index)
             if screen.error:
                 raise BadOp(screen.error)
+            if op.startswith("action:") and screen.stage not in {"action", "lone"}:
+                raise BadOp(_("That button is out of date; here is the current step."))
         _apply_op(screen, op, form)
     except BadOp as error:
         return _with_error(analyse(before, state, index), str(error), form)
@@ -65,7 +67,7 @@ def tap(screen: Screen, op: str, form: dict[str, str], state: GameState, index: 
     return after
 
 
-BOARD_ANSWERS = ("tie:", "set:lone_choice:")
+BOARD_ANSWERS = ("tie:", "set:lone_choice:", "action:")
 """The taps that answer, on the board, the first question of the territory's resolution."""
 
 

@@ -156,7 +156,8 @@ def test_a_lone_player_chooses_and_the_choice_is_recorded(member_client: Client,
 
 
 def test_the_resolutions_first_question_is_answered_on_the_board(member_client: Client, game: Game) -> None:
-    """A tie is ordered, a lone player chooses, straight from the board: that tap ends the board (no Next)."""
+    """A tie is ordered, a lone player chooses, the last player's special action is tapped, straight from the
+    board: that tap ends the board (no Next)."""
     entry = Entry(member_client, f"/games/{game.pk}/events/new/territory/?territory=forest")
     assert "Nobody built here: save" in entry.html  # no building yet
     entry.tap("set:closed_by:1").tap("cycle:buildings:1:warehouse").tap("cycle:buildings:2:warehouse")
@@ -165,9 +166,13 @@ def test_the_resolutions_first_question_is_answered_on_the_board(member_client: 
     assert entry.stage == "action" and entry.draft["event"]["order"] == ["Yellow", "Red"]
     assert "board" in entry.draft["done"]
     entry.tap("reopen:board").tap("cycle:buildings:2:farm")  # Yellow 5, Red 2: no tie any more
-    assert 'id="tie-question"' not in entry.html and ">Next<" in entry.html
+    assert 'id="tie-question"' not in entry.html and ">Next<" not in entry.html
+    assert "Red takes the special action: choose it below." in entry.html  # Red, last, takes it: asked here
     entry.tap("tie:1")  # a tie answer once nobody ties is refused in place, the board kept
     assert entry.response.status_code == 422 and entry.stage == "board"
+    entry.tap("action:gold_nugget")  # the action, tapped on the board, ends it; no icon: nothing to collect
+    assert entry.saved_to == f"/games/{game.pk}/?saved=0"
+    assert game.events.get().data["special_action"] == {"action": "gold_nugget"}
 
 
 def test_a_territory_nobody_built_in_saves_from_the_board(member_client: Client, game: Game) -> None:
