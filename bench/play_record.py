@@ -33,7 +33,6 @@ final score differs; with status 2 when the record is invalid. The new-game form
 record may hold (the supply is in a disclosure, opened only for a record that sets it). A correction that
 changes nothing (valid in the format, refused by the site, scoring nothing) is skipped and marked so in the
 output.
-The "Icons of other colours" disclosure is found by its text: a ``<summary>`` has no role Playwright knows.
 """
 
 from __future__ import annotations
@@ -321,16 +320,17 @@ def play_event(
         if kind == "objectives" and event["player"] == me and "/events/new/objectives/" in robot.page.url:
             return enter(robot, event, me)
         robot.tap("link", "Back to the game")
+    if revision:  # a person acts on what their live page shows: it polls every 1.5 s
+        robot.page.wait_for_function(f"() => +(document.querySelector('#game')?.dataset.revision ?? -1) >= {revision}")
     if kind == "objectives" and event["player"] == me and Counter(map(same_card, event["cards"])) == Counter(held):
         keep = robot.page.locator("#redraw").get_by_role("button", name=re.compile(r"^Keep my \d+ cards?$"))
         if keep.locator("visible=true").count():
-            if revision:
-                current = f"() => document.querySelector('#game')?.dataset.revision === '{revision}'"
-                robot.page.wait_for_function(current)
             robot.tap("button", str(keep.inner_text()).strip(), robot.page.locator("#redraw"), until=KEPT)
             return
     if kind == "territory":
         robot.tap("link", TERRITORY_BUTTONS[event["territory"]])
+    elif kind == "round_end":  # one tap on the game page
+        robot.tap("button", EVENT_LINKS[kind])
     else:
         robot.tap("link", EVENT_LINKS[kind])
     enter(robot, event, me)
@@ -382,10 +382,11 @@ def stage_board(robot: Robot, event: dict[str, Any], me: str) -> None:
     home = {reward: count for reward, count in rewards.items() if reward.startswith(colour + "-")}
     others = {reward: count for reward, count in rewards.items() if reward not in home}
     chips(robot, home)
-    if others and not robot.page.locator("#wizard details#other-colours[open]").count():
-        # A <summary> has no ARIA role Playwright knows: found by its visible text instead.
-        robot.touch(robot.page.get_by_text("Icons of other colours", exact=True).locator("visible=true"), "summary")
-    chips(robot, others)
+    group = robot.page.locator("#wizard .others")
+    for reward, count in others.items():  # icons of other colours: a tap is one more
+        for _ in range(count):
+            button = group.get_by_role("button", name=re.compile(rf"^{re.escape(reward_name(reward))}: \d+$"))
+            robot.tap("button", button.get_attribute("aria-label") or "", group)
     for player, counts in event.get("buildings", {}).items():
         for building, count in counts.items():
             for _ in range(count):

@@ -61,6 +61,7 @@ urlpatterns = [
     path("games/<id:game_id>/events/<id:index>/", entry.event_edit, name="event_edit"),
     path("games/<id:game_id>/events/<id:index>/delete/", games.event_delete, name="event_delete"),
     path("games/<id:game_id>/cards/keep/", games.cards_keep, name="cards_keep"),
+    path("games/<id:game_id>/round-end/", games.round_end, name="round_end"),
     path("games/<id:game_id>/drafts/<id:draft_id>/take/", drafts.draft_take, name="draft_take"),
     path("games/<id:game_id>/drafts/<id:draft_id>/cancel/", drafts.draft_cancel, name="draft_cancel"),
     path("join/", games.join, name="join"),

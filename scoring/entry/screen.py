@@ -153,5 +153,5 @@ class Screen:
 
     @property
     def others_open(self) -> bool:
-        """Whether the territory shows icons of other colours (keep that part open)."""
+        """Whether icons of other colours are entered (they can be cleared at once)."""
         return any(self.event.get("rewards", {}).get(reward.value) for reward in self.other_rewards)

@@ -96,6 +96,9 @@ def _apply_op(screen: Screen, op: str, form: dict[str, str]) -> None:
             event["lone_choice"] = value
         case "set", ["reward", value]:
             event["reward"] = _choice(value, Reward)
+        case "clear", ["other-rewards"]:
+            for reward in screen.other_rewards:
+                event.get("rewards", {}).pop(reward.value, None)
         case "count", ["rewards", reward, count]:
             _set_count(
                 event.setdefault("rewards", {}), _choice(reward, Reward), _bounded(posted_whole(count), signed=False)

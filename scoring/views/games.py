@@ -14,6 +14,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import condition, require_http_methods, require_POST, require_safe
+from django_htmx.http import HttpResponseClientRedirect
 
 from rules import NuggetLadder, Options, RecordError, RulesError, parse_record
 from scoring import drafts
@@ -30,7 +31,7 @@ from scoring.board import game_context, just_saved, live_etag, redraw_due, sheet
 from scoring.entry import PROMO_KINDS
 from scoring.forms import ImportForm, JoinForm, NewGameForm, SupplyForm
 from scoring.http import HtmxHttpRequest, posted_whole
-from scoring.log import StaleGame, change_log, create_game, create_sheet_game, finish, reopen, replay_game
+from scoring.log import Events, StaleGame, change_log, create_game, create_sheet_game, finish, reopen, replay_game
 from scoring.models import Game
 from scoring.phones import known_phone, my_seat
 from scoring.portability import exported_document
@@ -229,17 +230,41 @@ def cards_keep(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
         messages.error(request, _("This game is over: its objective cards can no longer be entered."))
     elif me is None:
         messages.error(request, _("This phone is nobody at the table: tap your name first (“I am …”)."))
+    elif (saved := _one_tap(request, game, lambda events: _keeping(game, events, me.name))) is not None:
+        stored = drafts.load(game, known_phone(request))
+        if stored is not None and drafts.is_for(stored, "objectives", None):
+            drafts.discard(game, stored.phone, stored.pk)  # an entry of the same cards begun on this phone
+        return saved
+    return _game_again(request, game)
+
+
+@require_POST
+def round_end(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
+    """The end of round 1 in one tap on the game page, saved like any entry (Undo on the Saved card)."""
+    game = okanagan_game(game_for_player(request, game_id))
+    if not game.is_playing:
+        raise Http404
+    saved = _one_tap(request, game, lambda events: [*events, {"type": "round_end"}])
+    return saved if saved is not None else _game_again(request, game)
+
+
+def _one_tap(request: HtmxHttpRequest, game: Game, change: Callable[[Events], Events]) -> HttpResponse | None:
+    """Save the event that ``change`` appends to the log the page saw, then show it on the game page's Saved
+    card; ``None``, with the reason as a message, if the game changed meanwhile or the event is refused."""
+    try:
+        result = change_log(game, _revision(request), change)
+    except StaleGame:
+        messages.error(request, _("The game changed on another phone: here is the new state."))
+    except RecordError as error:
+        messages.error(request, error_text(error))
     else:
-        try:
-            change_log(game, _revision(request), lambda events: _keeping(game, events, me.name))
-        except StaleGame:
-            messages.error(request, _("The game changed on another phone: here is the new state."))
-        except RecordError as error:
-            messages.error(request, error_text(error))
-        else:
-            stored = drafts.load(game, known_phone(request))
-            if stored is not None and drafts.is_for(stored, "objectives", None):
-                drafts.discard(game, stored.phone, stored.pk)  # an entry of the same cards begun on this phone
+        url = f"{reverse('game', args=[game.pk])}?saved={len(result.state.log) - 1}"
+        return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
+    return None
+
+
+def _game_again(request: HtmxHttpRequest, game: Game) -> HttpResponse:
+    """The game page (its live part for htmx), showing the messages."""
     if request.htmx:
         return render(request, "scoring/game.html#game", game_context(request, game, member=is_member(request, game)))
     return redirect("game", game_id=game.pk)

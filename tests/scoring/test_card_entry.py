@@ -186,13 +186,15 @@ def test_the_redraw_offers_to_keep_one_s_cards_in_one_tap(guest_client: Client, 
     assert event.entered_for == ""  # one's own cards, on one's own phone
 
 
-def test_keeping_works_with_htmx_and_answers_the_game_s_live_part(guest_client: Client, game: Game) -> None:
+def test_keeping_works_with_htmx_and_shows_what_was_saved(guest_client: Client, game: Game) -> None:
     after_round_1(game, [SPECIFIC])
     claim(guest_client, game, RED)
     assert "Keep my 1 card<" in guest_client.get(f"/games/{game.pk}/").content.decode()  # its number, singular
-    part = keep(guest_client, game, htmx=True)
-    assert part.lstrip().startswith('<div id="game"') and 'id="redraw"' not in part
-    assert game.events.count() == 3
+    revision = str(Game.objects.get(pk=game.pk).revision)
+    response = guest_client.post(f"/games/{game.pk}/cards/keep/", {"revision": revision}, HTTP_HX_REQUEST="true")
+    assert response["HX-Redirect"] == f"/games/{game.pk}/?saved=2" and game.events.count() == 3
+    page = guest_client.get(response["HX-Redirect"]).content.decode()
+    assert 'id="saved"' in page and 'id="redraw"' not in page
 
 
 def test_keeping_two_cards_says_two(guest_client: Client, game: Game) -> None:

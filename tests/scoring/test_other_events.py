@@ -200,3 +200,31 @@ def test_saving_after_another_phone_saved_just_works_when_the_entry_still_holds(
 def test_a_finished_game_takes_no_more_events(member_client: Client, game: Game) -> None:
     member_client.post(f"/games/{game.pk}/finish/", {"revision": game.revision})
     assert member_client.get(f"/games/{game.pk}/events/new/territory/").status_code == 404
+
+
+def test_the_end_of_round_1_is_one_tap_on_the_game_page(member_client: Client, game: Game) -> None:
+    page = member_client.get(f"/games/{game.pk}/").content.decode()
+    assert f'action="/games/{game.pk}/round-end/"' in page
+    ended = member_client.post(f"/games/{game.pk}/round-end/", {"revision": str(game.revision)})
+    assert ended.status_code == 302 and ended["Location"] == f"/games/{game.pk}/?saved=0"
+    assert [event.data for event in game.events.all()] == [{"type": "round_end"}]
+    page = member_client.get(ended["Location"]).content.decode()
+    assert "Saved:" in page and f'action="/games/{game.pk}/round-end/"' not in page  # offered once
+    game.refresh_from_db()
+    again = member_client.post(f"/games/{game.pk}/round-end/", {"revision": str(game.revision)}, follow=True)
+    assert "round 1 has already ended" in again.content.decode() and game.events.count() == 1
+
+
+def test_the_end_of_round_1_from_a_stale_page_or_odd_input_saves_nothing(
+    member_client: Client, stranger_client: Client, game: Game
+) -> None:
+    for revision in ("", "-1", "٣", "9" * 40, str(game.revision + 1)):
+        stale = member_client.post(f"/games/{game.pk}/round-end/", {"revision": revision}, follow=True)
+        assert stale.status_code == 200 and "The game changed on another phone" in stale.content.decode()
+    htmx = member_client.post(f"/games/{game.pk}/round-end/", {"revision": "x"}, HTTP_HX_REQUEST="true")
+    assert htmx.status_code == 200 and 'id="game"' in htmx.content.decode()
+    assert member_client.get(f"/games/{game.pk}/round-end/").status_code == 405
+    assert stranger_client.post(f"/games/{game.pk}/round-end/", {"revision": str(game.revision)}).status_code == 404
+    assert not game.events.exists()
+    ended = member_client.post(f"/games/{game.pk}/round-end/", {"revision": str(game.revision)}, HTTP_HX_REQUEST="true")
+    assert ended["HX-Redirect"] == f"/games/{game.pk}/?saved=0"

@@ -76,6 +76,7 @@ MATRIX = [
     ("get", "/games/{game}/events/0/", PLAYERS_ONLY),
     ("post", "/games/{game}/events/0/delete/", redirects(PLAYERS_ONLY)),
     ("post", "/games/{game}/cards/keep/", redirects(PLAYERS_ONLY)),  # a phone that is nobody: refused, said so
+    ("post", "/games/{game}/round-end/", redirects(PLAYERS_ONLY)),  # no revision posted: stale, said so
     ("post", "/games/{game}/events/new/territory/", {**PLAYERS_ONLY, "owner": 422, "member": 422, "guest": 422}),
     ("post", "/games/{game}/events/0/", {**PLAYERS_ONLY, "owner": 422, "member": 422, "guest": 422}),
     ("post", "/games/{game}/drafts/{draft}/take/", redirects(PLAYERS_ONLY)),
