@@ -109,9 +109,12 @@ REVISION = """() => document.querySelector('#game')?.dataset.revision
 KEPT = "!document.querySelector('#redraw') || !!document.querySelector('#game .messages')"
 """One's cards kept on the game page (its live part swapped in place): the redraw prompt gone, or a message."""
 ANSWERED = "(hadForm) => !window.__robot || (hadForm && !document.querySelector('#wizard[data-robot]'))"
+# In view, and not under something else (the sticky answer at the bottom of the board): a person sees it.
 IN_VIEW = """(e) => {
   const r = e.getBoundingClientRect();
-  return r.top >= 0 && r.bottom <= window.innerHeight && r.height > 0;
+  if (!(r.top >= 0 && r.bottom <= window.innerHeight && r.height > 0)) return false;
+  const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+  return !!top && (top === e || e.contains(top) || top.contains(e));
 }"""
 # A screen is what the person sees as one: a page, or the entry's screen (the territory's resolution is one
 # screen whose questions appear one below the other).

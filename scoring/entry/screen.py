@@ -152,6 +152,6 @@ class Screen:
         return str(action.get("action", "")) if isinstance(action, dict) else ""
 
     @property
-    def others_open(self) -> bool:
+    def others_entered(self) -> bool:
         """Whether icons of other colours are entered (they can be cleared at once)."""
         return any(self.event.get("rewards", {}).get(reward.value) for reward in self.other_rewards)

@@ -206,3 +206,16 @@ def test_correcting_a_past_tie_break_keeps_every_later_step_that_still_holds(mem
     assert entry.stage in {"picks", "confirm"}  # straight on to what is left to do
     assert entry.draft["event"]["special_action"] == forest["special_action"]  # kept: still legal
     assert entry.draft["event"]["picks"]["White"] == forest["picks"]["White"]  # White collects first either way
+
+
+def test_icons_of_other_colours_are_one_tap_each_and_clear_at_once(member_client: Client, game: Game) -> None:
+    """No disclosure to open: each icon of another colour is a button, a tap is one more; "Clear them" sets
+    them all back to none and keeps the territory's own colour."""
+    entry = Entry(member_client, f"/games/{game.pk}/events/new/territory/?territory=forest")
+    assert 'aria-label="blue circle: 0"' in entry.html and "<details" not in entry.html
+    entry.tap("count:rewards:green-square:2").tap("add:rewards:blue-circle:1", times=2)
+    entry.tap("add:rewards:yellow-square:1")
+    assert entry.draft["event"]["rewards"] == {"green-square": 2, "blue-circle": 2, "yellow-square": 1}
+    assert 'aria-label="blue circle: 2"' in entry.html and "Clear them" in entry.html
+    entry.tap("clear:other-rewards")
+    assert entry.draft["event"]["rewards"] == {"green-square": 2} and "Clear them" not in entry.html
