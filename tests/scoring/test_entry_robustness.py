@@ -18,6 +18,7 @@ SEATS = ["0", "1", "2", "3", "x"]
 OPS = st.one_of(
     st.sampled_from(["set:territory:forest", "set:territory:lake", "set:territory:moon", "done:board", "tie:clear"]),
     st.sampled_from(["done:picks", "done:action", "save", "reopen:board", "reopen:picks", "reopen:x", "tie:1"]),
+    st.sampled_from(["clear:other-rewards", "clear:x", "tie:0", "tie:2", "action:new_objectives", "card:full:x:y"]),
     st.builds("add:rewards:{}:{}".format, st.sampled_from(REWARDS), st.sampled_from(["1", "-1", "7"])),
     st.builds("cycle:buildings:{}:{}".format, st.sampled_from(SEATS), st.sampled_from(["farm", "silo", "castle"])),
     st.builds("count:rewards:{}:{}".format, st.sampled_from(REWARDS), st.sampled_from(["0", "2", "-1", "x", "99999"])),
