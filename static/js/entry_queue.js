@@ -56,6 +56,16 @@
     }
   }
 
+  // Taps made after the one that ended the entry (its last choice saved it): the next page says they were
+  // not taken (static/js/table.js), rather than losing them silently.
+  function dropped(labels) {
+    try {
+      sessionStorage.setItem("entry-dropped", JSON.stringify({ at: Date.now(), labels }));
+    } catch (error) {
+      // storage refused: nothing to tell
+    }
+  }
+
   function forget() {
     try {
       sessionStorage.removeItem(key);
@@ -239,6 +249,7 @@
     queue.shift();
     if (answer && answer.getResponseHeader("HX-Redirect")) {
       leaving = true; // the entry is over (saved, cancelled, or continued on another phone)
+      if (queue.length) dropped(queue.map((tap) => tap.label));
       queue = [];
       keep();
       return;

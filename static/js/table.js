@@ -46,6 +46,23 @@ document.addEventListener("htmx:afterSettle", showWhatThisBrowserCanDo);
 showWhatThisBrowserCanDo();
 keepAwake();
 
+// Taps made on an entry after the one that saved it (static/js/entry_queue.js keeps their names): the game
+// page's Saved card says they were not taken.
+function sayDroppedTaps() {
+  const line = document.getElementById("dropped");
+  let kept = null;
+  try {
+    kept = JSON.parse(sessionStorage.getItem("entry-dropped") ?? "null");
+    sessionStorage.removeItem("entry-dropped");
+  } catch (error) {
+    return;
+  }
+  if (!line || !kept || !Array.isArray(kept.labels) || !kept.labels.length || Date.now() - kept.at > 60000) return;
+  line.textContent = line.dataset.words.replace("{taps}", kept.labels.join(", "));
+  line.hidden = false;
+}
+sayDroppedTaps();
+
 // The live game: the page's live part (#game at the table, #live for spectators) polls the server
 // (hx-trigger "every …, refresh"); the server answers 304 while nothing changed. A hidden page does not
 // poll, and polls at once when it is shown again. After any swap, what the reader opened stays open.
