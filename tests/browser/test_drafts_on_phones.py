@@ -122,7 +122,7 @@ def test_after_another_phone_saved_the_first_phone_s_last_tap_just_saves(
 
 def saved_first_on_another_phone(
     live_server: Any, phone: Any, browser: Any, to_save: Callable[[Any, str, Game], Callable[[], None]]
-) -> Callable[[], None]:
+) -> Callable[..., None]:
     """The same forest entered on two phones while 3 green squares are left in the supply: the other phone
     saves first with its last tap, then this one makes its own last tap, which is not taken. The check to call
     once this phone's entry is done: Save (unless its last tap saved it) saves it as the game's third event, and
