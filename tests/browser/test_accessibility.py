@@ -19,7 +19,7 @@ from scoring.helper import CALCULATORS
 from scoring.log import change_log, create_game
 from scoring.models import Game, Group
 
-from .test_play_on_a_phone import cell, chip, closer, score_a_territory, tap, tie, why
+from .test_play_on_a_phone import cell, chip, closer, in_entry, score_a_territory, tap, tie, why, why_saved
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -114,69 +114,80 @@ def tour(page: Any, base: str, name: str, check: Callable[[str], None], table_on
         expect(page.locator(f"#wizard fieldset[data-stage='{where.split()[0]}']")).to_be_visible()
         check(f"{where} stage")
 
-    # A territory with a tie: every stage but the lone player's choice.
+    # A territory where all three tie: the tie asked on the board, the rest of the order, the action, the picks.
     page.goto(f"{at}/events/new/territory/")
     stage("territory")
     tap(page, "Forest")
     stage("board")
-    # White's 4 influence takes 4 of the 6 tokens: a choice, so the collection is shown (a pick with nothing
-    # to choose is filled in by itself).
+    # Red's and White's 2 influence take 4 of the 6 tokens: a choice, so the collection is shown (a pick with
+    # nothing to choose is filled in by itself).
     chip(page, "green square", 3)
     chip(page, "green circle", 2)
     chip(page, "green hexagon", 1)
-    cell(page, "White", "Farm")
-    cell(page, "White", "Silo")
-    cell(page, "Red", "Warehouse")
-    cell(page, "Yellow", "Warehouse")
+    for player in PLAYERS:
+        cell(page, player, "Warehouse")
     closer(page, "Red")
     page.locator("details#other-colours summary").click()
     expect(page.locator("details#other-colours")).to_have_attribute("open", "")
-    stage("board (filled in, icons of other colours open)")
-    tap(page, "Next")
-    stage("order (a tie)")
     expect(
-        page.get_by_role(
+        page.locator("#wizard div.next.answer").get_by_role(
             "group",
             name="Players tie: Red, who closed the territory, chooses their order. Tap them from first to last.",
         )
     ).to_be_visible()
-    tie(page, "Red")
+    stage("board (filled in, the tie asked at its bottom, icons of other colours open)")
+    tie(page, "Red")  # the first answer ends the board
+    stage("order (a tie, one player tapped)")
+    tie(page, "White")  # Yellow, the last, goes by itself
     stage("action")
     tap(page, "A gold nugget")
     stage("picks")
-    collect(page)
-    stage("confirm")
+    collect(page)  # the last pick saves the forest
+    card = landed(page)
+    check("game, the Saved card")
+    why_saved(card)
+    check("game, the Saved card's rules unfolded")
+    # An edit of a past event ends on the Save step.
+    card.get_by_role("link", name="Edit").click()
+    stage("confirm (an edit)")
     why(page)
     check("confirm stage, the rules applied unfolded")
     save(page)
-    # A territory with one player in it: the lone player's choice.
+    # A territory of two players, then of one: the last player's special action below the buildings, then the
+    # lone player's choice.
     page.goto(f"{at}/events/new/territory/")
     tap(page, "Lake")
     chip(page, "blue circle", 1)  # two kinds for Red's 1 influence: a choice
     chip(page, "blue square", 1)
     cell(page, "Red", "Silo")
+    cell(page, "White", "Farm")
     closer(page, "White")
-    tap(page, "Next")
+    expect(page.locator("#wizard #board-action")).to_have_text("Red takes the special action:")
+    stage("board (the last player's special action below the buildings)")
+    cell(page, "White", "Farm", 2)  # past White's farms in a 3-player game: none, and Red is alone
+    expect(page.locator("#wizard div.next.answer").get_by_role("button", name="The rewards")).to_be_visible()
+    stage("board (the lone player's choice at its bottom)")
+    tap(page, "The rewards")
+    expect(page.locator("#wizard fieldset[data-stage=picks]")).to_be_visible()
+    in_entry(page, "Change Alone in the territory")
     stage("lone")
     tap(page, "The rewards")
     expect(page.locator("#wizard fieldset[data-stage=picks]")).to_be_visible()
     collect(page)
-    save(page)
+    landed(page)
 
     page.goto(f"{at}/events/new/volcano/")
     stage("player (volcano)")
     tap(page, "Yellow")
     stage("action (volcano)")
-    tap(page, "A gold nugget")
-    stage("confirm (volcano)")
-    save(page)
+    tap(page, "A gold nugget")  # the Volcano's action, complete: saved
+    landed(page)
     page.goto(f"{at}/events/new/beaver_dam/")
     stage("player (beaver dam)")
     tap(page, "Yellow")
     stage("reward (beaver dam)")
-    page.locator("#wizard fieldset[data-stage=reward] button").first.click()
-    stage("confirm (beaver dam)")
-    save(page)
+    page.locator("#wizard fieldset[data-stage=reward] button").first.click()  # the token: saved
+    landed(page)
     page.goto(f"{at}/events/new/objectives/")
     stage("player (objectives)")
     tap(page, "Enter for Red")
@@ -220,10 +231,11 @@ def tour(page: Any, base: str, name: str, check: Callable[[str], None], table_on
 
 
 def collect(page: Any) -> None:
-    """Each collector in turn takes one more of the first kind they can, until their turn ends by itself."""
+    """Each collector in turn takes one more of the first kind they can, until their turn ends by itself (and
+    the last pick saves the territory)."""
     picks = page.locator("#wizard fieldset[data-stage=picks]")
     while picks.count():
-        form = page.locator("#wizard").element_handle()
+        page.evaluate("document.getElementById('wizard').dataset.answered = 'not yet'")
         for group in picks.get_by_role("group").all():
             pressed = group.locator("button[aria-pressed=true]")
             taken = int(pressed.inner_text()) if pressed.count() else 0
@@ -233,12 +245,21 @@ def collect(page: Any) -> None:
                 break
         else:
             raise AssertionError(f"no chip to tap: {picks.inner_text()}")
-        form.wait_for_element_state("hidden")  # replaced by the server's answer
+        # Replaced by the server's answer, or gone with the page once the last pick saved the territory.
+        expect(page.locator("#wizard[data-answered]")).to_have_count(0)
+
+
+def landed(page: Any) -> Any:
+    """The entry saved itself (or was saved): the game page, its Saved card first; that card."""
+    expect(page).to_have_url(re.compile(r"/games/\d+/\?saved=\d+$"))
+    card = page.locator("section#saved")
+    expect(card).to_be_visible()
+    return card
 
 
 def save(page: Any, name: str = "Save") -> None:
     tap(page, name)
-    expect(page).to_have_url(re.compile(r"/games/\d+/$"))
+    expect(page).to_have_url(re.compile(r"/games/\d+/(\?saved=\d+)?$"))
 
 
 def log_in_as(page: Any, base: str, name: str) -> None:
@@ -327,12 +348,15 @@ def test_the_keyboard_s_focus_stays_on_the_button_pressed_in_the_entry(live_serv
     phone.keyboard.press("Enter")
     expect(ann).to_have_attribute("aria-pressed", "true")
     expect(ann).to_be_focused()
-    # A stage done: the focus goes to the first control of the next one, not to the page's body.
+    # The board answered (Ann is alone): the focus goes to the first control of the next step, not to the page's
+    # body.
     settled(phone)
-    phone.get_by_role("button", name="Next").focus()
+    phone.locator("#wizard div.next.answer").get_by_role("button", name="The special action").focus()
     phone.keyboard.press("Enter")
-    expect(phone.locator("#wizard fieldset.stage")).to_have_attribute("data-stage", "lone")
-    expect(phone.get_by_role("button", name="The rewards")).to_be_focused()
+    stage = phone.locator("#wizard fieldset.stage")
+    expect(stage).to_have_attribute("data-stage", "action")
+    expect(stage.get_by_role("button", name="A gold nugget")).to_be_visible()
+    expect(stage.get_by_role("button").first).to_be_focused()
 
 
 def test_the_scoreboard_says_briefly_what_another_phone_changed(live_server: Any, phone: Any) -> None:

@@ -13,10 +13,11 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from scoring.log import change_log
+from scoring.log import change_log, stored_events
 from scoring.models import Game
 
 from .test_play_on_a_phone import a_table, cell, chip, closer, csp_violations, score_a_territory, take, tap
+from .test_play_on_a_phone import saved as saved_on_the_game_page
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -41,46 +42,38 @@ def forest_begun(page: Any, base: str, game: Game, icons: dict[str, int] | None 
     cell(page, "Ann", "Farm")
 
 
-def forest_to_save(page: Any, base: str, game: Game) -> None:
-    """Ann closes the forest, with a farm to Ben's silo; Ben draws a gold nugget; Ann takes the 3 squares,
-    Ben the circle (the last token: filled in by itself): up to the Save button."""
-    forest_begun(page, base, game)
+def forest_up_to_ben_s_pick(page: Any, base: str, game: Game, icons: dict[str, int]) -> Callable[[], None]:
+    """Ann closes a forest of ``icons``, with a farm to Ben's silo; Ben draws a gold nugget (his special action,
+    tapped on the board); Ann takes the 3 squares: up to Ben's pick, which he makes between kinds. The last
+    tap, to call: Ben takes a circle, which saves the forest."""
+    forest_begun(page, base, game, icons)
     cell(page, "Ben", "Silo")
     closer(page, "Ann")
-    tap(page, "Next")
-    tap(page, "A gold nugget")
-    take(page, "green square", 3)
-    expect(page.locator("#wizard fieldset[data-stage=confirm]")).to_be_visible()
-    expect(page.get_by_role("button", name="Save")).to_be_visible()
-
-
-def bigger_forest_to_save(page: Any, base: str, game: Game) -> None:
-    """As :func:`forest_to_save` in a forest of 3 green squares, 2 circles and 2 hexagons: Ann takes the 3
-    squares, Ben a circle (his choice)."""
-    forest_begun(page, base, game, {"green square": 3, "green circle": 2, "green hexagon": 2})
-    cell(page, "Ben", "Silo")
-    closer(page, "Ann")
-    tap(page, "Next")
     tap(page, "A gold nugget")
     take(page, "green square", 3)
     expect(page.locator("#wizard strong.collector")).to_have_text("Ben")
-    take(page, "green circle", 1)
-    expect(page.locator("#wizard fieldset[data-stage=confirm]")).to_be_visible()
-    expect(page.get_by_role("button", name="Save")).to_be_visible()
+    return lambda: page.get_by_role("button", name="take 1 green circle", exact=True).click()
 
 
-def lake_to_save(page: Any, base: str, game: Game) -> None:
-    """Ben alone in a lake of 2 blue circles, closed by Ann; Ben takes the rewards (a circle: the only kind,
-    filled in by itself): up to the Save button."""
+def forest_to_save(page: Any, base: str, game: Game) -> Callable[[], None]:
+    """:func:`forest_up_to_ben_s_pick` in a forest of 3 green squares, a circle and a hexagon."""
+    return forest_up_to_ben_s_pick(page, base, game, {"green square": 3, "green circle": 1, "green hexagon": 1})
+
+
+def bigger_forest_to_save(page: Any, base: str, game: Game) -> Callable[[], None]:
+    """:func:`forest_up_to_ben_s_pick` in a forest of 3 green squares, 2 circles and 2 hexagons."""
+    return forest_up_to_ben_s_pick(page, base, game, {"green square": 3, "green circle": 2, "green hexagon": 2})
+
+
+def lake_to_save(page: Any, base: str, game: Game) -> Callable[[], None]:
+    """Ben alone in a lake of 2 blue circles, closed by Ann: up to his choice on the board. The last tap, to
+    call: he takes the rewards (a circle: the only kind, filled in by itself), which saves the lake."""
     page.goto(f"{base}/games/{game.pk}/events/new/territory/")
     tap(page, "Lake")
     chip(page, "blue circle", 2)
     cell(page, "Ben", "Silo")
     closer(page, "Ann")
-    tap(page, "Next")
-    tap(page, "The rewards")
-    expect(page.locator("#wizard fieldset[data-stage=confirm]")).to_be_visible()
-    expect(page.get_by_role("button", name="Save")).to_be_visible()
+    return lambda: tap(page, "The rewards")
 
 
 def test_an_entry_survives_a_reload_and_the_game_page(live_server: Any, phone: Any) -> None:
@@ -110,41 +103,44 @@ def test_an_entry_survives_a_reload_and_the_game_page(live_server: Any, phone: A
     assert not refused, refused
 
 
-def test_after_another_phone_saved_the_first_phones_save_just_works(live_server: Any, phone: Any, browser: Any) -> None:
+def test_after_another_phone_saved_the_first_phone_s_last_tap_just_saves(
+    live_server: Any, phone: Any, browser: Any
+) -> None:
     game = a_table(phone, live_server.url, "ann", ("Ann", "Ben"))
     other = second_phone(browser, live_server.url, game)
-    lake_to_save(phone, live_server.url, game)
-    forest_to_save(other, live_server.url, game)
-    tap(other, "Save")
-    expect(other).to_have_url(re.compile(rf"/games/{game.pk}/$"))
+    last_tap = lake_to_save(phone, live_server.url, game)
+    forest_to_save(other, live_server.url, game)()
+    saved_on_the_game_page(other, game, 0, "forest closed by Ann")
 
-    tap(phone, "Save")  # its page saw the game before the forest
-    expect(phone).to_have_url(re.compile(rf"/games/{game.pk}/$"))
-    expect(phone.get_by_text("Event 0: forest closed by Ann")).to_be_visible()
-    expect(phone.get_by_text("Event 1: lake closed by Ann")).to_be_visible()
+    last_tap()  # its page saw the game before the forest
+    saved_on_the_game_page(phone, game, 1, "lake closed by Ann")
+    log = phone.locator("#game")
+    expect(log.get_by_text("Event 0: forest closed by Ann")).to_be_visible()
+    expect(log.get_by_text("Event 1: lake closed by Ann")).to_be_visible()
     other.context.close()
 
 
 def saved_first_on_another_phone(
-    live_server: Any, phone: Any, browser: Any, to_save: Callable[[Any, str, Game], None]
-) -> Callable[[], None]:
+    live_server: Any, phone: Any, browser: Any, to_save: Callable[[Any, str, Game], Callable[[], None]]
+) -> Callable[..., None]:
     """The same forest entered on two phones while 3 green squares are left in the supply: the other phone
-    saves first, then this one taps Save. The check to call once this phone's entry is done: it saves as the
-    game's third event, and nothing was refused by the page's security policy."""
+    saves first with its last tap, then this one makes its own last tap, which is not taken. The check to call
+    once this phone's entry is done: Save (unless its last tap saved it) saves it as the game's third event, and
+    nothing was refused by the page's security policy."""
     refused = csp_violations(phone)
     game = a_table(phone, live_server.url, "ann", ("Ann", "Ben"))
     change_log(game, game.revision, lambda events: [NINE_SQUARES])
     other = second_phone(browser, live_server.url, game)
-    to_save(phone, live_server.url, game)
-    to_save(other, live_server.url, game)
-    tap(other, "Save")
-    expect(other).to_have_url(re.compile(rf"/games/{game.pk}/$"))
-    tap(phone, "Save")
+    last_tap = to_save(phone, live_server.url, game)
+    to_save(other, live_server.url, game)()
+    saved_on_the_game_page(other, game, 1, "forest closed by Ann")
+    last_tap()
 
-    def saved() -> None:
-        tap(phone, "Save")
-        expect(phone).to_have_url(re.compile(rf"/games/{game.pk}/$"))
-        expect(phone.get_by_text("Event 2: forest closed by Ann")).to_be_visible()
+    def saved(by_hand: bool = True) -> None:
+        if by_hand:
+            tap(phone, "Save")
+        saved_on_the_game_page(phone, game, 2, "forest closed by Ann")
+        expect(phone.locator("#game").get_by_text("Event 2: forest closed by Ann")).to_be_visible()
         assert not refused, refused
         other.context.close()
 
@@ -162,23 +158,22 @@ def test_after_another_phones_save_the_step_that_no_longer_holds_is_shown(
     expect(stage).to_contain_text("Ann: 0 of 3 taken")
     expect(phone.get_by_role("button", name="take 1 green square")).to_have_count(0)  # none left in the pool
     expect(phone.locator(".summary[data-stage=board]")).to_contain_text("Ann 3, Ben 1")  # the rest is kept
-    take(phone, "green circle", 2)  # the rest of Ann's 3 is a hexagon: her turn ends by itself
-    expect(stage).not_to_contain_text("Ann: 0 of 3 taken")  # her pick made again is kept
-    # Ben's circle is no longer in the pool: his pick no longer holds either, and his turn (a hexagon, the only
-    # kind left) is filled in by itself.
-    expect(phone.get_by_role("alert")).to_have_text("Ben took 1 green circle but the pool had 0 left")
-    expect(phone.locator("#wizard fieldset[data-stage=confirm]")).to_be_visible()
-    picks = phone.locator(".summary[data-stage=picks]")
-    expect(picks.locator("svg[aria-label='green circle']")).to_have_count(1)  # Ann's 2
-    expect(picks.locator("svg[aria-label='green hexagon']")).to_have_count(2)  # Ann's and Ben's
-    saved()
+    # The rest of Ann's 3 is a hexagon: her turn ends by itself. Ben's circle was the tap not taken; his turn (a
+    # hexagon, the only kind left) is filled in by itself, and the forest, complete, saves itself.
+    phone.get_by_role("button", name="take 2 green circle", exact=True).click()
+    saved(by_hand=False)
+    assert stored_events(Game.objects.get())[-1]["picks"] == {
+        "Ann": {"green-circle": 2, "green-hexagon": 1},
+        "Ben": {"green-hexagon": 1},
+    }
 
 
 def test_after_another_phones_save_a_pick_with_nothing_left_to_choose_is_made_again_by_itself(
     live_server: Any, phone: Any, browser: Any
 ) -> None:
     saved = saved_first_on_another_phone(live_server, phone, browser, forest_to_save)
-    # Only the circle is left in the pool: Ann takes it without a choice, and Ben has nothing left to take.
+    # Only the circle and the hexagon are left in the pool: Ann takes them without a choice, and Ben has nothing
+    # left to take.
     expect(phone.locator("#wizard fieldset[data-stage=confirm]")).to_be_visible()
     expect(phone.locator(".notice")).to_contain_text("The game changed on another phone")
     expect(phone.get_by_role("alert")).to_contain_text("but the pool had 0 left")
@@ -186,5 +181,6 @@ def test_after_another_phones_save_a_pick_with_nothing_left_to_choose_is_made_ag
     picks = phone.locator(".summary[data-stage=picks]")
     expect(picks).to_contain_text("Ben –")
     expect(picks.locator("svg[aria-label='green circle']")).to_have_count(1)
+    expect(picks.locator("svg[aria-label='green hexagon']")).to_have_count(1)
     expect(picks.locator("svg[aria-label='green square']")).to_have_count(0)
     saved()

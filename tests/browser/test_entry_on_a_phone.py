@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from .test_play_on_a_phone import a_table, cell, chip, closer, in_entry, take, tap, tie
+from .test_play_on_a_phone import a_table, cell, chip, closer, in_entry, saved, take, tap, tie
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -31,29 +31,62 @@ def test_icons_of_other_colours_stay_open_after_a_tap_on_a_home_colour_icon(live
     expect(others).to_have_attribute("open", "")
 
 
-def test_the_step_s_main_button_is_in_thumb_reach_without_scrolling(live_server: Any, phone: Any) -> None:
+def bottom_in_view(locator: Any) -> None:
+    """``locator`` is on the screen without scrolling: in the viewport, its bottom above the screen's edge."""
+    expect(locator).to_be_in_viewport()
+    assert locator.evaluate("element => element.getBoundingClientRect().bottom") <= 844
+
+
+def test_the_board_s_answer_is_in_thumb_reach_without_scrolling(live_server: Any, phone: Any) -> None:
     game = a_table(phone, live_server.url, "maya", ("Maya", "Theo", "Ines", "Ugo"))
     phone.goto(f"{live_server.url}/games/{game.pk}/events/new/territory/")
     tap(phone, "Forest")
     chip(phone, "green square", 1)
-    # Four players' closer chips, the reward icons and the buildings grid make a long page: "Next" stays at the
-    # bottom of the screen.
+    # Four players' closer chips, the reward icons and the buildings grid make a long page: the board's answer
+    # stays at the bottom of the screen, whichever question it is.
     assert phone.evaluate("document.documentElement.scrollHeight") > 844
-    next_button = phone.get_by_role("button", name="Next")
-    expect(next_button).to_be_in_viewport()
-    cell(phone, "Ugo", "Warehouse")  # the last row of the grid
-    expect(phone.get_by_role("button", name="Next")).to_be_in_viewport()
-    phone.wait_for_load_state("networkidle")  # the swap done: the button measured is the one shown
-    assert phone.get_by_role("button", name="Next").evaluate("button => button.getBoundingClientRect().bottom") <= 844
+    answer = phone.locator("#wizard div.next.answer")
+    bottom_in_view(answer.get_by_role("button", name="Nobody built here: save"))
+    cell(phone, "Ugo", "Warehouse")  # the last row of the grid: Ugo alone
+    phone.wait_for_load_state("networkidle")  # the swap done: the buttons measured are the ones shown
+    for name in ("The rewards", "The special action"):
+        bottom_in_view(answer.get_by_role("button", name=name))
+    cell(phone, "Maya", "Farm")  # Ugo is last of two: his special action is below the grid
+    phone.wait_for_load_state("networkidle")
+    bottom_in_view(answer.get_by_role("link", name="Ugo takes the special action: choose it below."))
 
 
-def test_next_on_the_board_asks_who_closed_the_territory(live_server: Any, phone: Any) -> None:
+def test_a_tie_is_answered_in_thumb_reach_on_a_four_player_board(live_server: Any, phone: Any) -> None:
+    game = a_table(phone, live_server.url, "maya", ("Maya", "Theo", "Ines", "Ugo"))
+    phone.goto(f"{live_server.url}/games/{game.pk}/events/new/territory/")
+    tap(phone, "Forest")
+    chip(phone, "green square", 2)
+    for player in ("Maya", "Theo", "Ines", "Ugo"):
+        cell(phone, player, "Farm")
+    closer(phone, "Maya")
+    phone.wait_for_load_state("networkidle")
+    assert phone.evaluate("document.documentElement.scrollHeight") > 844
+    assert phone.evaluate("window.scrollY") == 0  # nothing scrolled the page
+    tied = phone.get_by_role("group", name=re.compile("^Players tie: Maya, who closed the territory"))
+    expect(phone.locator("#wizard div.next.answer #tie-question")).to_be_in_viewport()
+    expect(tied.get_by_role("button")).to_have_text(["Maya", "Theo", "Ines", "Ugo"])
+    for button in tied.get_by_role("button").all():
+        bottom_in_view(button)
+    tie(phone, "Ugo")  # the first answer ends the board; the rest of the order follows on the next screen
+    expect(phone.locator("#wizard fieldset.stage")).to_have_attribute("data-stage", "order")
+    expect(phone.locator(".summary[data-stage=board]")).to_contain_text("closed by Maya")
+    tie(phone, "Theo")
+    tie(phone, "Maya")
+    expect(phone.locator(".summary[data-stage=order]")).to_contain_text("Ugo > Theo > Maya > Ines")
+
+
+def test_an_answer_on_the_board_asks_who_closed_the_territory(live_server: Any, phone: Any) -> None:
     game = a_table(phone, live_server.url, "maya", ("Maya", "Theo"))
     phone.goto(f"{live_server.url}/games/{game.pk}/events/new/territory/")  # a phone that is nobody at the table
     tap(phone, "Lake")
     chip(phone, "blue circle", 2)
     cell(phone, "Theo", "Silo")
-    tap(phone, "Next")
+    tap(phone, "The special action")
     expect(phone.get_by_role("alert")).to_have_text("Who closed the territory? Tap their name.")
     stage = phone.locator("#wizard fieldset.stage")
     expect(stage).to_have_attribute("data-stage", "board")
@@ -61,10 +94,11 @@ def test_next_on_the_board_asks_who_closed_the_territory(live_server: Any, phone
     expect(phone.get_by_role("button", name="2 × blue circle", exact=True)).to_have_attribute("aria-pressed", "true")
     expect(phone.get_by_role("button", name="Theo, Silo: 1", exact=True)).to_be_visible()
     closer(phone, "Maya")
-    tap(phone, "Next")
-    expect(stage).to_have_attribute("data-stage", "lone")
+    tap(phone, "The special action")
     expect(stage).to_have_attribute("data-screen", "resolve")
+    expect(stage).to_contain_text("Theo takes the special action:")
     expect(phone.locator(".summary[data-stage=board]")).to_contain_text("closed by Maya")
+    expect(phone.locator(".summary[data-stage=lone]")).to_contain_text("the special action")
 
 
 def test_score_a_territory_is_in_thumb_reach_on_a_four_player_game_page(live_server: Any, phone: Any) -> None:
@@ -94,9 +128,11 @@ def test_the_collection_can_be_changed_from_its_summary_line(live_server: Any, p
     chip(phone, "blue square", 1)
     cell(phone, "Theo", "Silo")
     closer(phone, "Maya")
-    tap(phone, "Next")
     tap(phone, "The rewards")
-    take(phone, "blue circle", 1)  # Theo may take 1: his turn ends by itself
+    phone.get_by_role("button", name="take 1 blue circle", exact=True).click()  # Theo may take 1: saved
+    card = saved(phone, game, 0, "lake closed by Maya")
+    # A new entry saves on its last pick; its edit ends on the Save step, where the collection is changed.
+    card.get_by_role("link", name="Edit").click()
     picks = phone.locator(".summary[data-stage=picks]")
     expect(picks.locator("svg[aria-label='blue circle']")).to_have_count(1)
     in_entry(phone, "Change Collection")
@@ -105,9 +141,14 @@ def test_the_collection_can_be_changed_from_its_summary_line(live_server: Any, p
     expect(phone.locator("#wizard strong.collector")).to_have_text("Theo")
     expect(stage.locator("button[aria-pressed=true]")).to_have_count(0)
     take(phone, "blue square", 1)
-    expect(stage).to_have_attribute("data-stage", "confirm")
+    expect(stage).to_have_attribute("data-stage", "confirm")  # an edit is saved by hand
     expect(picks.locator("svg[aria-label='blue square']")).to_have_count(1)
     expect(picks.locator("svg[aria-label='blue circle']")).to_have_count(0)
+    tap(phone, "Save")
+    saved(phone, game, 0, "lake closed by Maya")
+    theo = phone.locator("#scoreboard .card").nth(1)
+    expect(theo.locator("svg[aria-label='blue square']")).to_have_count(1)
+    expect(theo.locator("svg[aria-label='blue circle']")).to_have_count(0)
 
 
 def test_the_closer_taps_the_tied_players_in_order_and_may_start_again(live_server: Any, phone: Any) -> None:
@@ -118,7 +159,8 @@ def test_the_closer_taps_the_tied_players_in_order_and_may_start_again(live_serv
     for player in ("Maya", "Theo", "Ines"):
         cell(phone, player, "Warehouse")
     closer(phone, "Maya")
-    tap(phone, "Next")
+    # The tie is asked on the board.
+    expect(phone.locator("#wizard fieldset.stage")).to_have_attribute("data-stage", "board")
     tied = phone.get_by_role("group", name=re.compile("^Players tie: Maya, who closed the territory"))
     expect(tied.get_by_role("button")).to_have_text(["Maya", "Theo", "Ines"])
     tie(phone, "Ines")

@@ -89,9 +89,25 @@ def tap(page: Any, name: str) -> None:
 
 
 def why(page: Any) -> None:
-    """Unfold the rules applied, on the Save step."""
+    """Unfold the rules applied, on the Save step (an edit of a past event ends there)."""
     page.locator("details#why summary").click()
     expect(page.locator("details#why")).to_have_attribute("open", "")
+
+
+def saved(page: Any, game: Game, index: int, title: str) -> Any:
+    """The entry saved itself (or was saved): the phone is on the game page, whose first card says what was
+    saved, event ``index`` titled ``title``; that card."""
+    expect(page).to_have_url(re.compile(rf"/games/{game.pk}/\?saved={index}$"))
+    card = page.locator("section#saved")
+    expect(card).to_be_visible()
+    expect(card.get_by_role("status")).to_have_text(f"Saved: Event {index}: {title}")
+    return card
+
+
+def why_saved(card: Any) -> None:
+    """Unfold the rules applied, on the game page's Saved card."""
+    card.get_by_text("Why (the rules applied)", exact=True).click()
+    expect(card.locator("details")).to_have_attribute("open", "")
 
 
 def csp_violations(page: Any) -> list[str]:
@@ -101,6 +117,13 @@ def csp_violations(page: Any) -> list[str]:
         "console", lambda message: refused.append(message.text) if "Content Security Policy" in message.text else None
     )
     return refused
+
+
+def game_of(page: Any) -> Game:
+    """The game whose page (or entry) ``page`` shows."""
+    match = re.search(r"/games/(\d+)/", page.url)
+    assert match, page.url
+    return Game.objects.get(pk=int(match[1]))
 
 
 def fits(page: Any) -> bool:
@@ -141,9 +164,10 @@ def test_the_forest_example_through_the_ui(live_server: Any, phone: Any, browser
     expect(influence).to_have_text(["4", "2", "2"])  # shown live while the buildings are entered
     closer(phone, "Red")
     assert fits(phone)
-    tap(phone, "Next")
+    # The tie is the resolution's first question: asked on the board, whose answer ends it.
+    board = phone.locator("#wizard fieldset[data-stage=board]")
     expect(
-        phone.get_by_text("Red, who closed the territory, chooses their order. Tap them from first to last.")
+        board.get_by_text("Red, who closed the territory, chooses their order. Tap them from first to last.")
     ).to_be_visible()
     tie(phone, "Yellow")  # Red, the last of the two, goes by itself
     expect(phone.locator(".summary[data-stage=order]")).to_contain_text("Yellow > Red")
@@ -157,30 +181,26 @@ def test_the_forest_example_through_the_ui(live_server: Any, phone: Any, browser
     take(phone, "green circle", 2)
     expect(phone.get_by_role("alert")).to_have_text("White may not take another of these.")
     expect(phone.get_by_text("White: 3 of 4 taken")).to_be_visible()
-    take(phone, "green circle", 1)
+    phone.get_by_role("button", name="take 1 green circle", exact=True).click()
     # White's 4 taken: the turn ends by itself. Yellow may take 2, and the 2 left (no square: none is left in
-    # the pool) are theirs without a choice: filled in by itself.
-    expect(phone.locator("#wizard fieldset[data-stage=confirm]")).to_be_visible()
-    picks = phone.locator(".summary[data-stage=picks]")
-    expect(picks).to_contain_text("White")
-    expect(picks).to_contain_text("Yellow")
-    expect(picks.locator("svg[aria-label='green square']")).to_have_count(1)  # White's only
-    expect(picks.locator("svg[aria-label='green hexagon']")).to_have_count(1)  # Yellow's
-    why(phone)
-    expect(phone.get_by_text("Order of influence: White (4) > Yellow (2) > Red (2).")).to_be_visible()
+    # the pool) are theirs without a choice: filled in by itself. That was the last choice: the forest saved
+    # itself, and the game page says so first, with the rules applied.
+    card = saved(phone, game, 0, "forest closed by Red")
+    why_saved(card)
+    expect(card.get_by_text("Order of influence: White (4) > Yellow (2) > Red (2).")).to_be_visible()
     expect(
-        phone.get_by_text("Red, Yellow tie with 2; Red, who closed the forest, put them in this order: Yellow > Red.")
+        card.get_by_text("Red, Yellow tie with 2; Red, who closed the forest, put them in this order: Yellow > Red.")
     ).to_be_visible()
     assert fits(phone)
-    tap(phone, "Save")
 
-    expect(phone).to_have_url(re.compile(rf"/games/{game.pk}/$"))
     boards = phone.locator("#scoreboard .card")
     expect(boards.nth(0)).to_contain_text("White")
     expect(boards.nth(0).locator("svg[aria-label='green square']")).to_have_count(1)
     expect(boards.nth(0)).to_contain_text("×3")
+    expect(boards.nth(0).locator("svg[aria-label='green circle']")).to_have_count(1)
     expect(boards.nth(1)).to_contain_text("1 nugget")
-    expect(boards.nth(2).locator("svg[aria-label='green hexagon']")).to_have_count(1)
+    expect(boards.nth(2).locator("svg[aria-label='green hexagon']")).to_have_count(1)  # Yellow's, by itself
+    expect(boards.nth(2).locator("svg[aria-label='green square']")).to_have_count(0)  # White's only
     # The other phone's scoreboard catches up by polling.
     expect(other.locator("#scoreboard .card").nth(1)).to_contain_text("1 nugget", timeout=15000)
     assert not refused, refused
@@ -216,17 +236,19 @@ def test_a_whole_two_player_game_to_the_final_scores(live_server: Any, phone: An
     chip(phone, "green circle", 1)
     cell(phone, "Ann", "Farm")
     cell(phone, "Ben", "Silo")
-    tap(phone, "Next")
+    # Ben, the last in the order, takes the special action: tapped on the board, below the buildings.
+    expect(phone.get_by_text("Ben takes the special action:", exact=True)).to_be_visible()
     tap(phone, "Two rewards")
     phone.get_by_role("button", name="blue circle").click()  # named with how many are left
-    # Ann may take 3: the whole pool, so no choice is left and her pick is filled in by itself.
-    expect(phone.locator("#wizard fieldset[data-stage=confirm]")).to_be_visible()
-    picks = phone.locator(".summary[data-stage=picks]")
-    expect(picks).to_contain_text("Ann")
-    expect(picks.locator("svg[aria-label='green square']")).to_have_count(1)
-    expect(picks).to_contain_text("×2")
-    expect(picks.locator("svg[aria-label='green circle']")).to_have_count(1)
-    tap(phone, "Save")
+    # Ann may take 3: the whole pool, so no choice is left and her pick is filled in by itself: the forest is
+    # complete and saved itself.
+    saved(phone, game_of(phone), 0, "forest closed by Ann")
+    boards = phone.locator("#scoreboard .card")
+    expect(boards.nth(0)).to_contain_text("Ann")
+    expect(boards.nth(0).locator("svg[aria-label='green square']")).to_have_count(1)
+    expect(boards.nth(0)).to_contain_text("×2")
+    expect(boards.nth(0).locator("svg[aria-label='green circle']")).to_have_count(1)
+    expect(boards.nth(1).locator("svg[aria-label='blue circle']")).to_have_count(1)
 
     phone.get_by_role("link", name="Objective cards").click()  # Ann's own: no "who?"
     expect(phone.locator("#wizard fieldset[data-stage=cards]")).to_be_visible()
@@ -235,13 +257,13 @@ def test_a_whole_two_player_game_to_the_final_scores(live_server: Any, phone: An
     tap(phone, "Add this card")
     # Its kind follows from its one icon.
     expect(phone.get_by_role("button", name="Remove Specific reward (3 VP each) green square")).to_be_visible()
-    tap(phone, "Save these cards")
-    expect(phone).to_have_url(re.compile(r"/games/\d+/$"))
-    expect(phone.get_by_text("Event 1: objectives kept by Ann")).to_be_visible()
+    tap(phone, "Save these cards")  # fewer than 3 cards: saved by hand
+    saved(phone, game_of(phone), 1, "objectives kept by Ann")
+    expect(phone.locator("#game").get_by_text("Event 1: objectives kept by Ann")).to_be_visible()
 
     phone.get_by_role("link", name="End of round 1").click()
     tap(phone, "Save")
-    expect(phone.get_by_text("Event 2: end of round 1")).to_be_visible()
+    expect(phone.locator("#game").get_by_text("Event 2: end of round 1")).to_be_visible()
     expect(phone.get_by_role("link", name="End of round 1")).to_have_count(0)
 
     phone.get_by_role("link", name="End the game and score it").click()
@@ -269,14 +291,53 @@ def test_scoring_a_territory_works_without_javascript(live_server: Any, browser:
     tap(page, "1 × blue square")
     tap(page, "Ben, Silo: 0")
     tap(page, "Ann")
-    tap(page, "Next")
+    # Ben alone: his choice is asked on the board, and answering it ends the board.
+    board = page.locator("#wizard fieldset[data-stage=board]")
     expect(
-        page.get_by_text("Ben is alone in the territory and takes the rewards or the special action:")
+        board.get_by_text("Ben is alone in the territory and takes the rewards or the special action:")
     ).to_be_visible()
     tap(page, "The rewards")
     expect(page.locator("strong.collector")).to_have_text("Ben")
-    tap(page, "take 1 blue circle")
-    tap(page, "Save")
-    expect(page).to_have_url(re.compile(rf"/games/{game.pk}/$"))
+    tap(page, "take 1 blue circle")  # his last pick: the lake saves itself
+    card = saved(page, game, 0, "lake closed by Ann")
     expect(page.locator("#scoreboard .card").nth(1).locator("svg[aria-label='blue circle']")).to_have_count(1)
+    # Undo is a plain form too.
+    card.get_by_role("button", name="Undo").click()
+    expect(page).to_have_url(re.compile(rf"/games/{game.pk}/$"))
+    expect(page.locator("#scoreboard .card").nth(1).locator("svg[aria-label='blue circle']")).to_have_count(0)
+    assert not game.events.exists()
     context.close()
+
+
+def test_a_territory_saved_by_its_last_pick_is_shown_first_and_undone_in_one_tap(live_server: Any, phone: Any) -> None:
+    refused = csp_violations(phone)
+    game = a_table(phone, live_server.url, "maya", ("Maya", "Theo"))
+    phone.goto(f"{live_server.url}/games/{game.pk}/")
+    tap(phone, "I am Maya")
+    phone.get_by_role("link", name="Back to the game").click()
+    score_a_territory(phone, "Lake")
+    chip(phone, "blue circle", 2)
+    chip(phone, "blue square", 1)
+    cell(phone, "Maya", "Farm")
+    cell(phone, "Theo", "Silo")
+    tap(phone, "A gold nugget")  # Theo's special action, on the board: it ends the board
+    # Maya may take all 3: her pick is filled in by itself, and that was the last choice. No Save step.
+    card = saved(phone, game, 0, "lake closed by Maya")
+    expect(card.get_by_role("button", name="Save")).to_have_count(0)
+    boards = phone.locator("#scoreboard .card")
+    expect(boards.nth(0).locator("svg[aria-label='blue circle']")).to_have_count(1)
+    expect(boards.nth(1)).to_contain_text("1 nugget")
+    assert fits(phone)
+    # Saved card is outside the live fragment: a poll does not take it away.
+    assert card.evaluate("(element) => !element.closest('#game')")
+    why_saved(card)
+    expect(card.get_by_text("Order of influence: Maya (3) > Theo (1).")).to_be_visible()
+    expect(card.get_by_role("link", name="Edit")).to_have_attribute("href", f"/games/{game.pk}/events/0/")
+
+    card.get_by_role("button", name="Undo").click()
+    expect(phone.locator("section#saved")).to_have_count(0)
+    expect(phone.locator("#game details.card")).to_have_count(0)  # the log is empty again
+    expect(boards.nth(0).locator("svg[aria-label='blue circle']")).to_have_count(0)
+    expect(boards.nth(1)).to_contain_text("0 nuggets")
+    assert not game.events.exists()
+    assert not refused, refused

@@ -17,7 +17,7 @@ from scoring.log import stored_events
 from scoring.models import Draft, Game
 
 from .test_accessibility import overflow, serious
-from .test_play_on_a_phone import a_table, tap
+from .test_play_on_a_phone import a_table, saved, tap
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -119,10 +119,11 @@ def test_taps_made_offline_are_kept_told_and_sent_in_order_when_the_connection_r
     assert "rewards" not in kept(game) and answered == []
 
     phone.context.set_offline(False)
-    expect(phone).to_have_url(re.compile(rf"/games/{game.pk}/$"), timeout=WAITS)
+    expect(phone).to_have_url(re.compile(rf"/games/{game.pk}/\?saved=0$"), timeout=WAITS)
+    saved(phone, game, 0, "correction for White")
     assert answered == [ONE_MORE_CIRCLE, ONE_MORE_CIRCLE, "add:nuggets:1", "save"]
-    saved = {"type": "adjust", "player": "White", "rewards": {"green-circle": 2}, "nuggets": 1}
-    assert stored_events(game)[-1] == saved
+    correction_saved = {"type": "adjust", "player": "White", "rewards": {"green-circle": 2}, "nuggets": 1}
+    assert stored_events(game)[-1] == correction_saved
 
 
 def test_taps_waiting_survive_a_reload_and_are_sent_once_the_server_is_reached(live_server: Any, phone: Any) -> None:

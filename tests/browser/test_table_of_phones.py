@@ -14,7 +14,7 @@ from playwright.sync_api import expect
 
 from scoring.models import Game
 
-from .test_play_on_a_phone import a_table, csp_violations, fits, tap
+from .test_play_on_a_phone import a_table, cell, chip, csp_violations, fits, saved, score_a_territory, tap
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -75,7 +75,7 @@ def test_cards_stay_on_their_player_s_phone(live_server: Any, phone: Any, browse
     expect(theo.locator("#wizard fieldset[data-stage=cards]")).to_be_visible()
     tap(theo, "card of one black hexagon")  # a card of one icon: one tap
     tap(theo, "Save these cards")
-    expect(theo).to_have_url(re.compile(rf"/games/{game.pk}/$"))
+    saved(theo, game, 0, "objectives kept by Theo")
 
     # Maya's phone shows the count only, live; Edit does not open Theo's cards.
     expect(phone.get_by_text("1 objective card (hidden)")).to_be_visible(timeout=5000)
@@ -102,7 +102,7 @@ def test_cards_stay_on_their_player_s_phone(live_server: Any, phone: Any, browse
     theo.get_by_role("button", name="blue square", exact=True).click()
     expect(theo.get_by_role("button", name="blue square", exact=True)).to_have_attribute("aria-pressed", "true")
     tap(theo, "Save these cards")
-    expect(theo).to_have_url(re.compile(rf"/games/{game.pk}/$"))
+    saved(theo, game, 1, "objectives kept by Theo")
     expect(watcher.get_by_text("2 objective cards (hidden)")).to_be_visible(timeout=15000)
     theo.get_by_role("link", name="Objective cards").click()
     expect(theo.get_by_role("button", name="Remove Specific reward (3 VP each) black hexagon")).to_be_visible()
@@ -167,7 +167,7 @@ def test_a_claimed_seat_leads_to_one_s_cards_kept_after_round_1_in_one_tap(live_
     expect(phone.get_by_role("button", name="Remove Shape set (7 VP) blue circle yellow circle")).to_be_visible()
     expect(phone.get_by_role("button", name="Add this card")).to_be_visible()  # for the black square alone
     tap(phone, "Save these cards")
-    expect(phone).to_have_url(re.compile(rf"/games/{game.pk}/$"))
+    saved(phone, game, 0, "objectives kept by Maya")
 
     phone.get_by_role("link", name="End of round 1").click()
     tap(phone, "Save")
@@ -175,6 +175,32 @@ def test_a_claimed_seat_leads_to_one_s_cards_kept_after_round_1_in_one_tap(live_
     expect(redraw.get_by_role("link", name="My objective cards")).to_be_visible()  # to change them
     redraw.get_by_role("button", name="Keep my 3 cards").click()
     expect(redraw).to_have_count(0)
-    expect(phone.get_by_text("Event 2: objectives kept by Maya")).to_be_visible()
+    expect(phone.locator("#game").get_by_text("Event 2: objectives kept by Maya")).to_be_visible()
     assert game.events.last().data["cards"] == game.events.first().data["cards"]  # type: ignore[union-attr]
     assert not refused, refused
+
+
+def test_a_territory_saved_by_its_last_pick_reaches_another_phone_s_log_within_a_poll(
+    live_server: Any, phone: Any, browser: Any
+) -> None:
+    game = a_table(phone, live_server.url, "maya", ("Maya", "Theo"))
+    phone.goto(f"{live_server.url}/games/{game.pk}/")
+    tap(phone, "I am Maya")
+    phone.get_by_role("link", name="Back to the game").click()
+    theo = joined(browser, live_server.url, game)
+    expect(theo.locator("#game details.card")).to_have_count(0)
+
+    score_a_territory(phone, "Mountain")
+    chip(phone, "black square", 1)
+    cell(phone, "Theo", "Warehouse")
+    tap(phone, "The rewards")  # Theo, alone, takes the square: filled in by itself, the mountain saves itself
+    # Theo's phone shows it in its log, with the square on his scoreboard, by its next poll (every 1.5 s): within
+    # 2 s of the tap.
+    entry = theo.locator("#game details.card summary", has_text="Event 0: mountain closed by Maya")
+    expect(entry).to_be_visible(timeout=2000)
+    saved(phone, game, 0, "mountain closed by Maya")
+    expect(theo.locator("#scoreboard .card").nth(1).locator("svg[aria-label='black square']")).to_have_count(1)
+    # The Saved card is this phone's only: the other phone has the log's line.
+    expect(theo.locator("section#saved")).to_have_count(0)
+    assert fits(theo)
+    theo.context.close()
