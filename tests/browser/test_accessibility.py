@@ -127,15 +127,15 @@ def tour(page: Any, base: str, name: str, check: Callable[[str], None], table_on
     for player in PLAYERS:
         cell(page, player, "Warehouse")
     closer(page, "Red")
-    page.locator("details#other-colours summary").click()
-    expect(page.locator("details#other-colours")).to_have_attribute("open", "")
+    page.get_by_role("button", name="blue circle: 0", exact=True).click()  # an icon of another colour: one tap
+    expect(page.get_by_role("button", name="blue circle: 1", exact=True)).to_be_visible()
     expect(
         page.locator("#wizard div.next.answer").get_by_role(
             "group",
             name="Players tie: Red, who closed the territory, chooses their order. Tap them from first to last.",
         )
     ).to_be_visible()
-    stage("board (filled in, the tie asked at its bottom, icons of other colours open)")
+    stage("board (filled in, the tie asked at its bottom, an icon of another colour)")
     tie(page, "Red")  # the first answer ends the board
     stage("order (a tie, one player tapped)")
     tie(page, "White")  # Yellow, the last, goes by itself

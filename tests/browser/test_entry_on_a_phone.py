@@ -13,22 +13,26 @@ from .test_play_on_a_phone import a_table, cell, chip, closer, in_entry, saved, 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
-def test_icons_of_other_colours_stay_open_after_a_tap_on_a_home_colour_icon(live_server: Any, phone: Any) -> None:
+def test_icons_of_other_colours_are_one_tap_each_with_no_disclosure(live_server: Any, phone: Any) -> None:
+    """Was: "Icons of other colours" closed again after any + on a home-colour icon. Now they are always shown,
+    a tap is one more, and "Clear them" sets them all back to none."""
     game = a_table(phone, live_server.url, "maya", ("Maya", "Theo"))
     phone.goto(f"{live_server.url}/games/{game.pk}/events/new/territory/")
     tap(phone, "Forest")
-    others = phone.locator("details#other-colours")
-    others.locator("summary").click()
-    expect(others).to_have_attribute("open", "")
-    chip(phone, "green square", 1)  # a home-colour icon: the wizard is swapped
-    expect(others).to_have_attribute("open", "")
-    chip(phone, "blue circle", 2)
-    expect(others).to_have_attribute("open", "")
-    # The + past the chips, on a home-colour icon, keeps it open too.
-    plus = phone.get_by_role("button", name="one more green square", exact=True)
-    plus.click()
+    others = phone.get_by_role("group", name="Icons of other colours: a tap is one more.")
+    expect(others.get_by_role("button")).to_have_count(9)
+    chip(phone, "green square", 1)  # a home-colour icon: the wizard is swapped, the other colours still there
+    others.get_by_role("button", name="blue circle: 0", exact=True).click()
+    expect(others.get_by_role("button", name="blue circle: 1", exact=True)).to_be_visible()
+    others.get_by_role("button", name="blue circle: 1", exact=True).click()
+    expect(others.get_by_role("button", name="blue circle: 2", exact=True)).to_contain_text("2")
+    phone.get_by_role("button", name="one more green square", exact=True).click()
     expect(phone.get_by_role("button", name="2 × green square", exact=True)).to_have_attribute("aria-pressed", "true")
-    expect(others).to_have_attribute("open", "")
+    expect(others.get_by_role("button", name="blue circle: 2", exact=True)).to_be_visible()
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+    tap(phone, "Clear them")
+    expect(others.get_by_role("button", name="blue circle: 0", exact=True)).to_be_visible()
+    expect(phone.get_by_role("button", name="2 × green square", exact=True)).to_have_attribute("aria-pressed", "true")
 
 
 def bottom_in_view(locator: Any) -> None:

@@ -169,8 +169,7 @@ def test_a_claimed_seat_leads_to_one_s_cards_kept_after_round_1_in_one_tap(live_
     tap(phone, "Save these cards")
     saved(phone, game, 0, "objectives kept by Maya")
 
-    phone.get_by_role("link", name="End of round 1").click()
-    tap(phone, "Save")
+    phone.get_by_role("button", name="End of round 1").click()  # one tap on the game page
     redraw = phone.locator("#redraw")
     expect(redraw.get_by_role("link", name="My objective cards")).to_be_visible()  # to change them
     redraw.get_by_role("button", name="Keep my 3 cards").click()
