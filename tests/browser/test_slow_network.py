@@ -173,3 +173,22 @@ def test_the_scoreboard_says_when_it_is_stale(live_server: Any, phone: Any) -> N
     phone.context.set_offline(False)
     for page in (phone, spectator):
         expect(page.locator("#stale")).to_be_empty()
+
+
+def test_a_tap_made_after_the_tap_that_saves_is_named_as_not_taken(live_server: Any, phone: Any) -> None:
+    """The last choice saves the entry: a tap queued after it (a double tap, offline) cannot reach the entry
+    any more. It is not lost silently: the game page's Saved card names it."""
+    game = a_table(phone, live_server.url, "maya", PLAYERS)
+    correction(phone, live_server.url, game)
+    phone.context.set_offline(True)
+    tap(phone, "one more green circle")
+    tap(phone, "Save")
+    tap(phone, "one more Gold nuggets")  # after Save: the entry will be over when it could be sent
+    phone.context.set_offline(False)
+    expect(phone).to_have_url(re.compile(rf"/games/{game.pk}/\?saved=0$"), timeout=WAITS)
+    expect(phone.locator("#saved #dropped")).to_have_text(
+        re.compile(r"^Not taken by the game: .*Gold nuggets.* \(tapped after the entry was saved\)\.$")
+    )
+    assert stored_events(game)[-1] == {"type": "adjust", "player": "White", "rewards": {"green-circle": 1}}
+    phone.reload()  # said once
+    expect(phone.locator("#saved #dropped")).to_be_hidden()
