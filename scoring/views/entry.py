@@ -159,8 +159,9 @@ def _completes(screen: Screen, op: str, editing: int | None) -> bool:
     "Change" never saves."""
     if editing is not None or screen.error or screen.repaired or op.startswith(("reopen:", "card:remove:")):
         return False
-    if screen.stage == "cards":
-        return len(screen.event.get("cards", [])) == MAX_OBJECTIVE_CARDS and not screen.draft.partial
+    if screen.stage == "cards":  # a card tap that completed the third card (not the cards proposed)
+        cards = screen.event.get("cards", [])
+        return op.startswith("card:") and len(cards) == MAX_OBJECTIVE_CARDS and not screen.draft.partial
     return screen.stage == "confirm" and screen.draft.kind != "round_end"
 
 

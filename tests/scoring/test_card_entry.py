@@ -250,3 +250,15 @@ def test_keeping_needs_a_post(guest_client: Client, game: Game) -> None:
     after_round_1(game, [SPECIFIC])
     claim(guest_client, game, RED)
     assert guest_client.get(f"/games/{game.pk}/cards/keep/").status_code == 405
+
+
+def test_the_cards_proposed_are_not_saved_by_choosing_whose_they_are(guest_client: Client, game: Game) -> None:
+    """Only a card tap that completes the third card saves: the three cards one holds, proposed again after
+    "Change" on the player, wait for "Save these cards"."""
+    three = [SPECIFIC, GREENS, {"kind": "specific", "rewards": ["black-circle"]}]
+    add_events(game, {"type": "objectives", "player": "Red", "cards": three})
+    claim(guest_client, game, RED)
+    entry = Entry(guest_client, f"/games/{game.pk}/events/new/objectives/")
+    assert entry.stage == "cards" and len(entry.draft["event"]["cards"]) == 3
+    entry.tap("reopen:player").tap(f"set:player:{RED}")
+    assert entry.stage == "cards" and entry.response.status_code == 200 and game.events.count() == 1
