@@ -314,10 +314,11 @@ def seat(robot: Robot, join_url: str, player: str) -> None:
 def play_event(
     robot: Robot, event: dict[str, Any], me: str, held: list[tuple[str, frozenset[str]]], revision: str = ""
 ) -> None:
-    """Enter one event from the game page to its Save, back on the game page. A phone that was led to its
-    player's cards when it claimed its seat enters them there if that is its first event, else goes back to
-    the game first; after round 1, cards the same as those ``held`` are kept in one tap, once the live page
-    shows the game's ``revision`` (it polls every 1.5 s: a person drawing cards is slower than the robot)."""
+    """Enter one event from the game page until it is saved (by its last choice, or by Save), back on the game
+    page, once this phone's live page shows the game's ``revision`` (it polls every 1.5 s: a person acts on
+    what their phone shows). A phone that the site led to its player's cards (after "I am …", or after an
+    action that drew new ones) enters them there if that is its next event, else goes back to the game
+    first; after round 1, cards the same as those ``held`` are kept in one tap."""
     kind = event["type"]
     if robot.stage():  # the cards entry a claimed seat led to
         if kind == "objectives" and event["player"] == me and "/events/new/objectives/" in robot.page.url:
@@ -340,7 +341,7 @@ def play_event(
 
 
 def enter(robot: Robot, event: dict[str, Any], me: str) -> None:
-    """Each step of the entry, to its Save."""
+    """Each step of the entry, until it is saved."""
     for _ in range(400):
         stage = robot.stage()
         if not stage or not robot.page.evaluate("location.pathname").endswith(f"/events/new/{event['type']}/"):
@@ -376,7 +377,8 @@ def stage_territory(robot: Robot, event: dict[str, Any], me: str) -> None:
 
 
 def stage_board(robot: Robot, event: dict[str, Any], me: str) -> None:
-    """Who closed it (this phone's player is proposed), the reward icons, the buildings grid, Next."""
+    """Who closed it (this phone's player is proposed), the reward icons, the buildings grid, then the board's
+    answer: the tie, the lone player's choice, the last player's special action, or nobody built."""
     closer = robot.page.locator("#wizard [role=group][aria-labelledby=closer-label]")
     if not pressed(robot, event["closed_by"]) if closer.count() else False:
         robot.tap("button", event["closed_by"], closer)
