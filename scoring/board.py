@@ -89,6 +89,7 @@ def game_context(request: HttpRequest, game: Game, *, member: bool, spectator: b
     """Everything the game page, the spectator page and their live fragments show."""
     rows = list(game.events.all())
     events = [row.data for row in rows]
+    whole_log = wants_whole_log(request)
     me = None if spectator else my_seat(request, game)
     context: dict[str, object] = {
         "game": game,
@@ -101,9 +102,12 @@ def game_context(request: HttpRequest, game: Game, *, member: bool, spectator: b
         "seats": game.seats.all(),
         "seats_held": any(seat.phone for seat in game.seats.all()),
         "owner": not spectator and game.group.owner_id == request.user.pk,
-        "live_url": reverse("live", args=[game.spectator_token]) + ("?view=watch" if spectator else "?view=game"),
+        "live_url": reverse("live", args=[game.spectator_token])
+        + ("?view=watch" if spectator else "?view=game")
+        + ("&log=all" if whole_log else ""),
         "poll_every": "1500ms" if game.is_playing else "10s",
-        "etag": live_etag(game.pk, game.revision, game.activity),
+        "etag": live_etag(game.pk, game.revision, game.activity, whole_log=whole_log),
+        "whole_log": whole_log,
     }
     try:
         result = replay_game(game, events)
@@ -111,6 +115,16 @@ def game_context(request: HttpRequest, game: Game, *, member: bool, spectator: b
         context["log_error"] = str(error)
         return context
     holdings = result.state.holdings
+    log = [
+        LogEntry(
+            outcome.index,
+            outcome.event.type,
+            *explained,
+            getattr(outcome.event, "player", ""),
+            rows[outcome.index].entered_for,
+        )
+        for outcome, explained in zip(result.state.log, _explained_log(result, events), strict=True)
+    ][::-1]
     context |= {
         "result": result,
         "board": [
@@ -131,16 +145,9 @@ def game_context(request: HttpRequest, game: Game, *, member: bool, spectator: b
         "my_cards": len(holdings[me.name].objectives) if me is not None else 0,
         "round_one_buildings": list(BUILDINGS_PER_ROUND[len(result.state.players)][0].items()),
         "nuggets_left": result.state.nuggets_left,
-        "log": [
-            LogEntry(
-                outcome.index,
-                outcome.event.type,
-                *explained,
-                getattr(outcome.event, "player", ""),
-                rows[outcome.index].entered_for,
-            )
-            for outcome, explained in zip(result.state.log, _explained_log(result, events), strict=True)
-        ][::-1],
+        "log": log,
+        "log_shown": log if whole_log else log[:LOG_SHOWN],
+        "log_more": 0 if whole_log else max(0, len(log) - LOG_SHOWN),
         "event_kinds": [kind for kind in EVENT_KINDS if game.promos or kind not in PROMO_KINDS],
         "territories": list(Territory),
         "entering": drafts.entering(game, "" if spectator else known_phone(request)) if game.is_playing else [],
@@ -191,10 +198,20 @@ def redraw_due(result: OkanaganResult, player: str) -> bool:
     )
 
 
-def live_etag(game_id: int, revision: int, activity: int) -> str:
+LOG_SHOWN = 10
+"""The last events the game page shows (the whole log is one tap away): the page's cost, and how far a phone
+scrolls, do not grow with the game."""
+
+
+def wants_whole_log(request: HttpRequest) -> bool:
+    """Whether the reader asked for the whole log (``?log=all``), not only its last :data:`LOG_SHOWN` events."""
+    return request.GET.get("log") == "all"
+
+
+def live_etag(game_id: int, revision: int, activity: int, *, whole_log: bool = False) -> str:
     """The live fragment's version: it changes with the log, with the table's activity (seats claimed,
-    entries started or ended) and with the reader's language."""
-    return f"{game_id}.{revision}.{activity}.{get_language()}"
+    entries started or ended), with the reader's language and with how much of the log they see."""
+    return f"{game_id}.{revision}.{activity}.{get_language()}{'.all' if whole_log else ''}"
 
 
 def final_context(result: OkanaganResult) -> dict[str, object]:

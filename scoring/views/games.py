@@ -27,7 +27,7 @@ from scoring.access import (
     member_group,
     okanagan_game,
 )
-from scoring.board import game_context, just_saved, live_etag, redraw_due, sheet_context
+from scoring.board import game_context, just_saved, live_etag, redraw_due, sheet_context, wants_whole_log
 from scoring.entry import PROMO_KINDS
 from scoring.forms import ImportForm, JoinForm, NewGameForm, SupplyForm
 from scoring.http import HtmxHttpRequest, posted_whole
@@ -319,7 +319,7 @@ def watch(request: HtmxHttpRequest, token: str) -> HttpResponse:
 
 def _live_etag(request: HtmxHttpRequest, token: str) -> str | None:
     row = Game.objects.filter(spectator_token=token).values_list("pk", "revision", "activity").first()
-    return None if row is None else live_etag(*row)
+    return None if row is None else live_etag(*row, whole_log=wants_whole_log(request))
 
 
 @require_safe

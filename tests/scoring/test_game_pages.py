@@ -181,3 +181,25 @@ def test_every_page_answers_a_full_page_and_htmx_its_fragment(member_client: Cli
         if url in fragments:
             assert fragment.lstrip().startswith(fragments[url]), url
             assert "<html" not in fragment, url
+
+
+def test_the_log_shows_its_last_ten_events_and_the_rest_one_tap_away(member_client: Client, game: Game) -> None:
+    """The game page's cost, and how far a phone scrolls, do not grow with the game: the last 10 events, then
+    "Show the 2 earlier events", which shows the whole log, and keeps it whole while the page polls."""
+    notes = [{"type": "adjust", "player": "Red", "rewards": {}, "note": f"note {number}"} for number in range(12)]
+    add_events(game, *notes)
+    page = member_client.get(f"/games/{game.pk}/").content.decode()
+    assert 'id="event-11"' in page and 'id="event-2"' in page and 'id="event-1"' not in page
+    assert 'href="?log=all#event-1"' in page and "Show the 2 earlier events" in page
+    whole = member_client.get(f"/games/{game.pk}/?log=all").content.decode()
+    assert 'id="event-0"' in whole and "earlier event" not in whole
+    live = whole[whole.index('hx-get="') + 8 :].split('"')[0].replace("&amp;", "&")
+    assert live.endswith("?view=game&log=all")
+    first = member_client.get(live)
+    assert 'id="event-0"' in first.content.decode()
+    assert member_client.get(live, HTTP_IF_NONE_MATCH=first["ETag"]).status_code == 304
+    short = member_client.get(live.removesuffix("&log=all"), HTTP_IF_NONE_MATCH=first["ETag"])
+    assert short.status_code == 200 and 'id="event-0"' not in short.content.decode()  # another view: not the same
+    add_events(game, {"type": "adjust", "player": "Red", "rewards": {}, "note": "one more"})
+    assert "Show the 3 earlier events" in member_client.get(f"/games/{game.pk}/").content.decode()
+    assert "Show the 1 earlier event<" not in page
