@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect
+from django.urls import reverse
+from django_htmx.http import HttpResponseClientRedirect
 from django_htmx.middleware import HtmxDetails
 
 
@@ -20,3 +23,15 @@ def posted_whole(value: str, default: int = -1) -> int:
     if 0 < len(value) <= 9 and value.isascii() and value.isdigit():
         return int(value)
     return default
+
+
+def go(request: HtmxHttpRequest, url: str) -> HttpResponse:
+    """Send the phone to ``url``: a redirect, or htmx's (a whole new page either way)."""
+    if request.htmx:
+        return HttpResponseClientRedirect(url)
+    return redirect(url)
+
+
+def to_saved(request: HtmxHttpRequest, game_id: int, index: int) -> HttpResponse:
+    """To the game page, whose first card shows event ``index``, just saved by this phone."""
+    return go(request, f"{reverse('game', args=[game_id])}?saved={index}")

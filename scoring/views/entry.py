@@ -12,11 +12,10 @@ from django.contrib import messages
 from django.db import transaction
 from django.db.models import prefetch_related_objects
 from django.http import Http404, HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
-from django_htmx.http import HttpResponseClientRedirect
 
 from rules import (
     Building,
@@ -32,7 +31,7 @@ from rules.components import MAX_OBJECTIVE_CARDS
 from scoring import drafts
 from scoring.access import game_for_player, okanagan_game
 from scoring.entry import EVENT_KINDS, PROMO_KINDS, BadOp, Draft, Screen, analyse, tap
-from scoring.http import HtmxHttpRequest, posted_whole
+from scoring.http import HtmxHttpRequest, go, posted_whole, to_saved
 from scoring.log import Events, StaleGame, change_log, stored_events
 from scoring.models import Draft as StoredDraft
 from scoring.models import Game
@@ -240,9 +239,9 @@ def _save(
                 if mine is not None:
                     drafts.discard(game, mine.phone, mine.pk)
             if _draws_objectives(request, game, screen):
-                return _go(request, reverse("event_new", args=[game.pk, "objectives"]))
+                return go(request, reverse("event_new", args=[game.pk, "objectives"]))
             saved = index if editing is None else editing
-            return _go(request, f"{reverse('game', args=[game.pk])}?saved={saved}")
+            return to_saved(request, game.pk, saved)
         except StaleGame:
             game.refresh_from_db()
             state, index = _state_before(game, editing)
@@ -287,13 +286,7 @@ def _no_longer_here(request: HtmxHttpRequest, game: Game, draft_id: int, phone: 
 
 
 def _to_game(request: HtmxHttpRequest, game: Game) -> HttpResponse:
-    return _go(request, reverse("game", args=[game.pk]))
-
-
-def _go(request: HtmxHttpRequest, url: str) -> HttpResponse:
-    if request.htmx:
-        return HttpResponseClientRedirect(url)
-    return redirect(url)
+    return go(request, reverse("game", args=[game.pk]))
 
 
 def _draws_objectives(request: HtmxHttpRequest, game: Game, screen: Screen) -> bool:

@@ -14,7 +14,6 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import condition, require_http_methods, require_POST, require_safe
-from django_htmx.http import HttpResponseClientRedirect
 
 from rules import NuggetLadder, Options, RecordError, RulesError, parse_record
 from scoring import drafts
@@ -30,7 +29,7 @@ from scoring.access import (
 from scoring.board import game_context, just_saved, live_etag, redraw_due, sheet_context, wants_whole_log
 from scoring.entry import PROMO_KINDS
 from scoring.forms import ImportForm, JoinForm, NewGameForm, SupplyForm
-from scoring.http import HtmxHttpRequest, posted_whole
+from scoring.http import HtmxHttpRequest, posted_whole, to_saved
 from scoring.log import Events, StaleGame, change_log, create_game, create_sheet_game, finish, reopen, replay_game
 from scoring.models import Game
 from scoring.phones import known_phone, my_seat
@@ -258,8 +257,7 @@ def _one_tap(request: HtmxHttpRequest, game: Game, change: Callable[[Events], Ev
     except RecordError as error:
         messages.error(request, error_text(error))
     else:
-        url = f"{reverse('game', args=[game.pk])}?saved={len(result.state.log) - 1}"
-        return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
+        return to_saved(request, game.pk, len(result.state.log) - 1)
     return None
 
 
