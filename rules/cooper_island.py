@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from .errors import CooperIslandError
-from .explanation import Message, Step
+from .explanation import Message, Step, ngettext_lazy
 from .explanation import gettext_noop as _
 from .fields import Fields, describe, whole_number
 from .sheets import SheetResult, TieBreak, rank_scores, read_players, read_whole_list, tie_break_steps
@@ -103,7 +103,14 @@ def _check_royal_orders(players: tuple[Settler, ...]) -> None:
         for card in sorted(player.royal_orders):
             if card not in allowed:
                 raise CooperIslandError(
-                    Message(_("card {card} is not in play with {count} players"), card=card, count=len(players)),
+                    Message(
+                        ngettext_lazy(
+                            "card {card} is not in play with {count} player",
+                            "card {card} is not in play with {count} players",
+                        ),
+                        card=card,
+                        count=len(players),
+                    ),
                     (player.name, "royal_orders"),
                 )
             if card in holder:
@@ -115,9 +122,11 @@ def _check_royal_orders(players: tuple[Settler, ...]) -> None:
             if len(holder) > in_play:
                 raise CooperIslandError(
                     Message(
-                        _(
+                        ngettext_lazy(
+                            "only {limit} royal order cards are in play with {count} player, and card {card} "
+                            "would be one more",
                             "only {limit} royal order cards are in play with {count} players, and card {card} "
-                            "would be one more"
+                            "would be one more",
                         ),
                         limit=in_play,
                         count=len(players),
@@ -140,12 +149,18 @@ def score_cooper_island_sheet(players: tuple[Settler, ...]) -> SheetResult:
             (
                 Step(
                     "cooper_island.logbooks",
-                    _("{player}: {count} logbooks × 5 = {points}."),
+                    ngettext_lazy(
+                        "{player}: {count} logbook × 5 = {points}.", "{player}: {count} logbooks × 5 = {points}."
+                    ),
                     params | {"count": player.logbooks, "points": points["logbook_points"]},
                 ),
                 Step(
                     "cooper_island.sailing",
-                    _("{player}: {points} spaces sailed past the last logbooks."),
+                    ngettext_lazy(
+                        "{player}: {points} space sailed past the last logbooks.",
+                        "{player}: {points} spaces sailed past the last logbooks.",
+                        "points",
+                    ),
                     params | {"points": points["sailing_points"]},
                 ),
                 Step(
@@ -165,7 +180,10 @@ def score_cooper_island_sheet(players: tuple[Settler, ...]) -> SheetResult:
                 ),
                 Step(
                     "cooper_island.anchors",
-                    _("{player}: {count} anchors, {points}."),
+                    ngettext_lazy(
+                        "{player}: {count} anchor, {points}.",
+                        "{player}: {count} anchors, {points}.",
+                    ),
                     params | {"count": player.anchors, "points": points["anchor_points"]},
                 ),
             )

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from .components import Building, Territory
 from .cooper_island import Settler, score_cooper_island_sheet
-from .explanation import Message, Step, names
+from .explanation import Message, Step, names, ngettext_lazy
 from .explanation import gettext_noop as _
 from .final_scoring import PlayerScore, explorer_sets, nugget_points, objective_step, score_objective, winner_steps
 from .ranking import competition_ranks
@@ -86,7 +86,16 @@ def influence_ruling(
 
 def collection_ruling(tokens: int, collectors: Sequence[tuple[str, int]]) -> list[Step]:
     """How many tokens each collector may take from a pool of ``tokens``, in order."""
-    steps = [Step("okanagan.collect.pool", _("The pool holds {count} tokens."), {"count": tokens})]
+    steps = [
+        Step(
+            "okanagan.collect.pool",
+            ngettext_lazy(
+                "The pool holds {count} token.",
+                "The pool holds {count} tokens.",
+            ),
+            {"count": tokens},
+        )
+    ]
     left = tokens
     for player, influence in collectors:
         take = min(influence, left)
@@ -118,7 +127,11 @@ def sets_ruling(rewards: Bag, card: ObjectiveCard | None) -> list[Step]:
     steps = [
         Step(
             "okanagan.score.explorer",
-            _("{player}: {sets} Explorer sets × 4 = {points} VP."),
+            ngettext_lazy(
+                "{player}: {sets} Explorer set × 4 = {points} VP.",
+                "{player}: {sets} Explorer sets × 4 = {points} VP.",
+                "sets",
+            ),
             {"player": Message(_("These tokens")), "sets": sets, "points": 4 * sets},
         )
     ]

@@ -17,6 +17,41 @@ def gettext_noop(message: str) -> str:
     return message
 
 
+class Plural(str):
+    """A template with a singular and a plural form, the form chosen by the count in one of its params.
+
+    It is its singular form (a ``str``), so it goes wherever a template goes; :func:`english` picks
+    the form for the CLI, and the site asks its catalogue with ``ngettext`` (whose languages may
+    have more forms than two).
+    """
+
+    plural: str
+    """The plural form of the template."""
+    number: str
+    """The name of the param whose value chooses the form."""
+
+    def __new__(cls, singular: str, plural: str, number: str) -> Plural:
+        text = super().__new__(cls, singular)
+        text.plural, text.number = plural, number
+        return text
+
+
+def ngettext_lazy(singular: str, plural: str, number: str = "count") -> Plural:
+    """Mark a template with a plural form for translation, chosen by the param ``number``.
+
+    As with :func:`gettext_noop`, the name is the one Django's ``makemessages`` looks for (with the
+    singular and plural as its first two arguments), and nothing is translated here.
+    """
+    return Plural(singular, plural, number)
+
+
+def english(template: str, params: Mapping[str, object]) -> str:
+    """``template`` filled with ``params`` in English, in its singular or plural form."""
+    if isinstance(template, Plural) and params.get(template.number) != 1:
+        return template.plural.format_map(params)
+    return template.format_map(params)
+
+
 class Step(NamedTuple):
     """One sentence of an explanation, citing the rule it applies.
 
@@ -35,7 +70,7 @@ class Step(NamedTuple):
     @property
     def text(self) -> str:
         """The sentence in English."""
-        return self.message.format_map(self.params)
+        return english(self.message, self.params)
 
     def to_json(self) -> dict[str, object]:
         """The step as JSON: rule id and English text."""
@@ -52,7 +87,7 @@ class Message(str):
 
     def __new__(cls, template: str, **params: str | int) -> Message:
         params = {key: _encodable(value) for key, value in params.items()}
-        message = super().__new__(cls, template.format_map(params))
+        message = super().__new__(cls, english(template, params))
         message.template = template
         message.params = params
         return message
@@ -85,7 +120,7 @@ class Section:
     @property
     def title(self) -> str:
         """The title in English."""
-        return self.message.format_map(self.params)
+        return english(self.message, self.params)
 
     def to_json(self) -> dict[str, object]:
         """The section as JSON."""

@@ -12,7 +12,7 @@ from .components import (
     Colour,
     Reward,
 )
-from .explanation import Step, names
+from .explanation import Step, names, ngettext_lazy
 from .explanation import gettext_noop as _
 from .game import GameState
 from .ranking import competition_ranks
@@ -74,9 +74,11 @@ def nugget_points(nuggets: Mapping[str, int], ladder: NuggetLadder) -> tuple[dic
             steps.append(
                 Step(
                     "okanagan.nuggets.ties",
-                    _(
-                        "{players} tie with {count} nuggets and each score "
-                        "{points} VP, the best of the places they share."
+                    ngettext_lazy(
+                        "{players} tie with {count} nugget and each score {points} VP, "
+                        "the best of the places they share.",
+                        "{players} tie with {count} nuggets and each score {points} VP, "
+                        "the best of the places they share.",
                     ),
                     {"players": names(group), "count": count, "points": value},
                 )
@@ -85,7 +87,10 @@ def nugget_points(nuggets: Mapping[str, int], ladder: NuggetLadder) -> tuple[dic
             steps.append(
                 Step(
                     "okanagan.nuggets.places",
-                    _("{players} is place {place} with {count} nuggets: {points} VP."),
+                    ngettext_lazy(
+                        "{players} is place {place} with {count} nugget: {points} VP.",
+                        "{players} is place {place} with {count} nuggets: {points} VP.",
+                    ),
                     {"players": group[0], "place": place + 1, "count": count, "points": value},
                 )
             )
@@ -157,7 +162,11 @@ def final_score(state: GameState) -> FinalScore:
         steps.append(
             Step(
                 "okanagan.score.explorer",
-                _("{player}: {sets} Explorer sets × 4 = {points} VP."),
+                ngettext_lazy(
+                    "{player}: {sets} Explorer set × 4 = {points} VP.",
+                    "{player}: {sets} Explorer sets × 4 = {points} VP.",
+                    "sets",
+                ),
                 {"player": score.name, "sets": score.explorer_sets, "points": score.explorer_points},
             )
         )

@@ -5,7 +5,7 @@ one event to a state, checking that it is legal there.
 from __future__ import annotations
 
 from .errors import RecordError
-from .explanation import Message, Step
+from .explanation import Message, Step, ngettext_lazy
 from .explanation import gettext_noop as _
 from .game import EventOutcome, GameState, new_game
 from .record import (
@@ -83,7 +83,10 @@ def _apply(state: GameState, event: Event, index: int) -> list[Step]:
             return [
                 Step(
                     "okanagan.objectives.keep",
-                    _("{player} keeps {count} objective cards."),
+                    ngettext_lazy(
+                        "{player} keeps {count} objective card.",
+                        "{player} keeps {count} objective cards.",
+                    ),
                     {"player": player, "count": len(cards)},
                 )
             ]
@@ -102,7 +105,7 @@ def _adjust(state: GameState, event: AdjustEvent) -> list[Step]:
         if holding.rewards[reward] + change < 0:
             raise RecordError(
                 Message(
-                    _("{player} holds {held} {reward}, cannot give back {count}"),
+                    _("{player} holds {held} × {reward}, cannot give back {count}"),
                     player=event.player,
                     held=holding.rewards[reward],
                     reward=reward,
@@ -113,7 +116,7 @@ def _adjust(state: GameState, event: AdjustEvent) -> list[Step]:
         if change > state.available(reward):
             raise RecordError(
                 Message(
-                    _("only {left} {reward} left in the supply, cannot take {count}"),
+                    _("the supply has {left} × {reward} left, cannot give {count}"),
                     left=state.available(reward),
                     reward=reward,
                     count=change,
@@ -123,7 +126,11 @@ def _adjust(state: GameState, event: AdjustEvent) -> list[Step]:
     if holding.nuggets + event.nuggets < 0:
         raise RecordError(
             Message(
-                _("{player} holds {held} nuggets, cannot give back {count}"),
+                ngettext_lazy(
+                    "{player} holds {held} nugget, cannot give back {count}",
+                    "{player} holds {held} nuggets, cannot give back {count}",
+                    "held",
+                ),
                 player=event.player,
                 held=holding.nuggets,
                 count=-event.nuggets,
@@ -133,7 +140,11 @@ def _adjust(state: GameState, event: AdjustEvent) -> list[Step]:
     if event.nuggets > state.nuggets_left:
         raise RecordError(
             Message(
-                _("only {left} nugget cards are left, cannot take {count}"),
+                ngettext_lazy(
+                    "only {left} nugget card is left, cannot take {count}",
+                    "only {left} nugget cards are left, cannot take {count}",
+                    "left",
+                ),
                 left=state.nuggets_left,
                 count=event.nuggets,
             ),
@@ -146,9 +157,9 @@ def _adjust(state: GameState, event: AdjustEvent) -> list[Step]:
             state.give_back(event.player, reward, -change)
     holding.nuggets += event.nuggets
     state.nuggets_left -= event.nuggets
-    changes = ", ".join(f"{change:+d} {reward}" for reward, change in bag_to_json(event.rewards).items())
+    changes = ", ".join(f"{reward} {change:+d}" for reward, change in bag_to_json(event.rewards).items())
     if event.nuggets:
-        changes = ", ".join(filter(None, (changes, f"{event.nuggets:+d} nuggets")))
+        changes = ", ".join(filter(None, (changes, f"nuggets {event.nuggets:+d}")))
     params: dict[str, str | int] = {"player": event.player, "changes": changes or "nothing"}
     if event.note:
         return [

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from .errors import SmallIslandsError
-from .explanation import Message, Step
+from .explanation import Message, Step, ngettext_lazy
 from .explanation import gettext_noop as _
 from .fields import Fields, describe
 from .sheets import (
@@ -204,7 +204,11 @@ def _solo(player: Islander, alexis: Alexis, row: tuple[str, dict[str, int], int]
     steps.append(
         Step(
             "small_islands.solo",
-            _("Alexis: {base} + {per_house} × {houses} houses = {total}."),
+            ngettext_lazy(
+                "Alexis: {base} + {per_house} × {houses} house = {total}.",
+                "Alexis: {base} + {per_house} × {houses} houses = {total}.",
+                "houses",
+            ),
             {"base": alexis.base, "per_house": alexis.per_house, "houses": alexis.houses, "total": alexis.total},
         )
     )

@@ -174,7 +174,7 @@ def _apply(state: GameState, player: str, action: SpecialAction, in_territory: b
             steps = [
                 Step(
                     rule,
-                    _("{player} takes {count} {reward} from the supply."),
+                    _("{player} takes {count} × {reward} from the supply."),
                     params | {"count": count, "reward": reward},
                 )
             ]
@@ -182,7 +182,7 @@ def _apply(state: GameState, player: str, action: SpecialAction, in_territory: b
                 steps.append(
                     Step(
                         "okanagan.special.two_rewards.shortage",
-                        _("Only {count} {reward} left: {player} takes what is left."),
+                        _("Only {count} × {reward} left: {player} takes what is left."),
                         params | {"count": count, "reward": reward},
                     )
                 )

@@ -25,9 +25,10 @@ from .special_actions import apply_special_action
 
 
 def describe_bag(bag: Bag) -> str:
-    """A bag for a sentence, in the record's order of kinds: ``3 green-square, 1 green-circle``; ``nothing``
-    when empty. (Not the bag's own order: a database may store a JSON object's keys in another order.)"""
-    return ", ".join(f"{bag[reward]} {reward.value}" for reward in Reward if bag.get(reward, 0)) or "nothing"
+    """A bag for a sentence, in the record's order of kinds: ``3 × green-square, 1 × green-circle`` (a count
+    before a ×, so that no language needs the kind's plural); ``nothing`` when empty. (Not the bag's own
+    order: a database may store a JSON object's keys in another order.)"""
+    return ", ".join(f"{bag[reward]} × {reward.value}" for reward in Reward if bag.get(reward, 0)) or "nothing"
 
 
 # 1. Influence ------------------------------------------------------------------------------------
@@ -181,12 +182,12 @@ def assess_influence(
     steps = []
     for player, value in influence.items():
         parts = " + ".join(
-            f"{count} {building} × {building.influence}" for building, count in buildings[player].items() if count
+            f"{count} × {building} ({building.influence})" for building, count in buildings[player].items() if count
         )
         steps.append(
             Step(
                 "okanagan.influence",
-                _("{player} has {influence} influence ({parts})."),
+                _("{player} has {influence} influence: {parts}."),
                 {"player": player, "influence": value, "parts": parts},
             )
         )
@@ -369,7 +370,7 @@ def _check_pick(turn: CollectionTurn, pick: Bag) -> None:
         if count > turn.left.get(reward, 0):
             raise RecordError(
                 Message(
-                    _("{player} took {count} {reward} but the pool had {left} left"),
+                    _("{player} took {count} × {reward} but the pool had {left} left"),
                     player=turn.player,
                     count=count,
                     reward=reward,
@@ -412,7 +413,7 @@ def plan_collection(
             steps.append(
                 Step(
                     "okanagan.supply.exhausted",
-                    _("The territory shows {shown} {reward} but the supply has {left} left to give."),
+                    _("The territory shows {shown} × {reward} but the supply has {left} left to give."),
                     {"shown": count, "reward": reward, "left": pool.get(reward, 0)},
                 )
             )

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Mapping
 
-from django.utils.translation import get_language, gettext
+from django.utils.translation import get_language, gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from rules import ObjectiveKind, RecordError, Reward, RulesError, Section, Shape, Step, Territory
-from rules.explanation import Message
+from rules.explanation import Message, Plural
 
 
 def reward_label(reward: Reward | str) -> str:
@@ -31,7 +32,17 @@ def _reward_labels(language: str | None) -> dict[Reward, str]:
 
 def explain(item: Step | Section) -> str:
     """A step or a section title in the reader's language; rewards and territories named in it too."""
-    return gettext(item.message).format_map({key: _word(key, value) for key, value in item.params.items()})
+    return _said(item.message, item.params)
+
+
+def _said(template: str, params: Mapping[str, str | int]) -> str:
+    """``template`` in the reader's language (in the plural form its count needs), filled with ``params``."""
+    if isinstance(template, Plural):
+        count = params.get(template.number)
+        translated = ngettext(template, template.plural, count if isinstance(count, int) else 0)
+    else:
+        translated = gettext(template)
+    return translated.format_map({key: _word(key, value) for key, value in params.items()})
 
 
 # Params that are lists the engine wrote out ("3 green-square, 1 green-circle", "1 farm × 3"): their
@@ -156,7 +167,7 @@ def label(value: object, prefix: str = "") -> str:
 def say(message: str) -> str:
     """A :class:`rules.explanation.Message` in the reader's language; any other text as it is."""
     if isinstance(message, Message):
-        return gettext(message.template).format_map({key: _word(key, value) for key, value in message.params.items()})
+        return _said(message.template, message.params)
     return message
 
 

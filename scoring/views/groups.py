@@ -9,6 +9,7 @@ from django.db import transaction
 from django.http import HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from scoring.access import member_group, owned_group
@@ -158,8 +159,15 @@ def group_restore(request: HtmxHttpRequest) -> HttpResponse:
         except BadBackup as error:
             form.add_error("backup", str(error))
         else:
+            count = group.games.count()
             messages.success(
-                request, _("The group is restored with its %(count)d games.") % {"count": group.games.count()}
+                request,
+                ngettext(
+                    "The group is restored with its %(count)d game.",
+                    "The group is restored with its %(count)d games.",
+                    count,
+                )
+                % {"count": count},
             )
             return redirect("group", group_id=group.pk)
     return render(request, "scoring/home.html", home_context(request, restore_form=form), status=422)

@@ -153,7 +153,7 @@ def test_after_another_phones_save_the_step_that_no_longer_holds_is_shown(
     saved = saved_first_on_another_phone(live_server, phone, browser, bigger_forest_to_save)
     stage = phone.locator("fieldset.stage")
     expect(stage.locator("legend")).to_have_text("Collection")
-    expect(phone.get_by_role("alert")).to_have_text("Ann took 3 green square but the pool had 0 left")
+    expect(phone.get_by_role("alert")).to_have_text("Ann took 3 × green square but the pool had 0 left")
     expect(phone.locator(".notice")).to_contain_text("The game changed on another phone")
     expect(stage).to_contain_text("Ann: 0 of 3 taken")
     expect(phone.get_by_role("button", name="take 1 green square")).to_have_count(0)  # none left in the pool

@@ -64,10 +64,10 @@ def test_a_correction_moves_tokens_and_nuggets_within_the_limits() -> None:
         )
     )
     assert (player(result, "Ann")["rewards"], player(result, "Ann")["nuggets"]) == ({"blue-circle": 1}, 1)
-    assert result.sections[1].steps[0].text == "Correction for Ann: -1 blue-circle, -1 nuggets (forgot the fur)."
-    assert "Ann holds 0 blue-circle, cannot give back 1" in error_of(
+    assert result.sections[1].steps[0].text == "Correction for Ann: blue-circle -1, nuggets -1 (forgot the fur)."
+    assert "Ann holds 0 × blue-circle, cannot give back 1" in error_of(
         record({"type": "adjust", "player": "Ann", "rewards": {"blue-circle": -1}})
     )
-    assert "only 12 blue-circle left in the supply, cannot take 13" in error_of(record(give("Ann", blue_circle=13)))
+    assert "the supply has 12 × blue-circle left, cannot give 13" in error_of(record(give("Ann", blue_circle=13)))
     assert "only 16 nugget cards are left, cannot take 17" in error_of(record(give("Ann", nuggets=17)))
     assert "Ann holds 0 nuggets, cannot give back 1" in error_of(record(give("Ann", nuggets=-1)))

@@ -119,7 +119,7 @@ def test_options_and_events_round_trip_through_json() -> None:
 
 def test_legality_errors_come_from_replay_with_the_same_place() -> None:
     assert error_of(record(GOOD_TERRITORY, GOOD_TERRITORY, reward_supply=1)) == (
-        "event 1 (territory): picks: Ann took 1 green-square but the pool had 0 left"
+        "event 1 (territory): picks: Ann took 1 × green-square but the pool had 0 left"
     )
 
 

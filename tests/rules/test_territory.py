@@ -179,7 +179,7 @@ def test_picks_come_from_what_is_left_in_the_pool() -> None:
             picks={"Ann": {"green-square": 2, "green-circle": 1}},
         )
     )
-    assert "Ann took 2 green-square but the pool had 1 left" in error_of(document)
+    assert "Ann took 2 × green-square but the pool had 1 left" in error_of(document)
 
 
 def test_a_player_without_influence_cannot_collect() -> None:

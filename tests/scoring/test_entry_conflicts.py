@@ -37,7 +37,7 @@ def test_the_losing_phone_sees_a_whole_collection_screen(
     # White may take 3 and only a green circle and a green hexagon are left: no choice, filled in by itself.
     assert second.response.status_code == 422 and second.stage == "confirm"
     assert ": 0 of  taken" not in second.html and "> is done<" not in second.html
-    assert "White took 3 green square but the pool had 0 left" in second.html
+    assert "White took 3 × green square but the pool had 0 left" in second.html
     assert "The game changed on another phone" in second.html
     event = second.draft["event"]  # every other step is kept
     assert event["closed_by"] == "Red" and event["special_action"] == {"action": "gold_nugget"}
@@ -132,7 +132,7 @@ def test_a_kept_entry_that_no_longer_holds_says_so_on_reload(member_client: Clie
     page = again.content.decode()
     assert again.status_code == 422 and 'data-stage="confirm"' in page  # White now takes what is left
     assert "Your entry was kept." in page and "The game changed on another phone" in page
-    assert "White took 3 green square but the pool had 0 left" in page
+    assert "White took 3 × green square but the pool had 0 left" in page
 
 
 def test_the_same_territory_entered_on_two_phones_is_not_counted_twice_without_asking(

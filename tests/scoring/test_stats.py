@@ -58,7 +58,7 @@ def test_a_players_page_draws_their_scores_over_time(member_client: Client, grou
     history(group)
     ann = group.profiles.get(name="Ann")
     page = member_client.get(f"/groups/{group.pk}/players/{ann.pk}/").content.decode()
-    assert "2 wins in 3 plays · average 50.0 · best 60" in page
+    assert "2 wins · 3 plays · average 50.0 · best 60" in page
     assert page.count("<circle") == 3 and "<polyline" in page
 
 
