@@ -461,7 +461,7 @@ def stage_picks(robot: Robot, event: dict[str, Any], me: str) -> None:
     player = robot.page.locator("#wizard strong.collector").inner_text().strip()
     pick = event.get("picks", {}).get(player, {})
     for reward, count in pick.items():
-        name = f"take {count} {reward_name(reward)}"
+        name = f"take {count} {'token' if count == 1 else 'tokens'}: {reward_name(reward)}"
         if robot.page.get_by_role("button", name=name, exact=True).count() and not pressed(robot, name):
             robot.tap("button", name)
             return

@@ -52,7 +52,7 @@ def forest_up_to_ben_s_pick(page: Any, base: str, game: Game, icons: dict[str, i
     tap(page, "A gold nugget")
     take(page, "green square", 3)
     expect(page.locator("#wizard strong.collector")).to_have_text("Ben")
-    return lambda: page.get_by_role("button", name="take 1 green circle", exact=True).click()
+    return lambda: page.get_by_role("button", name="take 1 token: green circle", exact=True).click()
 
 
 def forest_to_save(page: Any, base: str, game: Game) -> Callable[[], None]:
@@ -156,11 +156,11 @@ def test_after_another_phones_save_the_step_that_no_longer_holds_is_shown(
     expect(phone.get_by_role("alert")).to_have_text("Ann took 3 × green square but the pool had 0 left")
     expect(phone.locator(".notice")).to_contain_text("The game changed on another phone")
     expect(stage).to_contain_text("Ann: 0 of 3 taken")
-    expect(phone.get_by_role("button", name="take 1 green square")).to_have_count(0)  # none left in the pool
+    expect(phone.get_by_role("button", name="take 1 token: green square")).to_have_count(0)  # none left in the pool
     expect(phone.locator(".summary[data-stage=board]")).to_contain_text("Ann 3, Ben 1")  # the rest is kept
     # The rest of Ann's 3 is a hexagon: her turn ends by itself. Ben's circle was the tap not taken; his turn (a
     # hexagon, the only kind left) is filled in by itself, and the forest, complete, saves itself.
-    phone.get_by_role("button", name="take 2 green circle", exact=True).click()
+    phone.get_by_role("button", name="take 2 tokens: green circle", exact=True).click()
     saved(by_hand=False)
     assert stored_events(Game.objects.get())[-1]["picks"] == {
         "Ann": {"green-circle": 2, "green-hexagon": 1},

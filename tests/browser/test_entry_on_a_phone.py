@@ -135,7 +135,7 @@ def test_the_collection_can_be_changed_from_its_summary_line(live_server: Any, p
     cell(phone, "Theo", "Silo")
     closer(phone, "Maya")
     tap(phone, "The rewards")
-    phone.get_by_role("button", name="take 1 blue circle", exact=True).click()  # Theo may take 1: saved
+    phone.get_by_role("button", name="take 1 token: blue circle", exact=True).click()  # Theo may take 1: saved
     card = saved(phone, game, 0, "lake closed by Maya")
     # A new entry saves on its last pick; its edit ends on the Save step, where the collection is changed.
     card.get_by_role("link", name="Edit").click()

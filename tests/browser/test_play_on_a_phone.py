@@ -75,8 +75,8 @@ def in_entry(page: Any, name: str, within: Any = None) -> None:
 
 
 def take(page: Any, label: str, count: int) -> None:
-    """The current collector takes ``count`` of a kind (``"take 3 green square"``)."""
-    in_entry(page, f"take {count} {label}")
+    """The current collector takes ``count`` of a kind (``"take 3 tokens: green square"``)."""
+    in_entry(page, f"take {count} {'token' if count == 1 else 'tokens'}: {label}")
 
 
 def tie(page: Any, player: str) -> None:
@@ -181,7 +181,7 @@ def test_the_forest_example_through_the_ui(live_server: Any, phone: Any, browser
     take(phone, "green circle", 2)
     expect(phone.get_by_role("alert")).to_have_text("White may not take another of these.")
     expect(phone.get_by_text("White: 3 of 4 taken")).to_be_visible()
-    phone.get_by_role("button", name="take 1 green circle", exact=True).click()
+    phone.get_by_role("button", name="take 1 token: green circle", exact=True).click()
     # White's 4 taken: the turn ends by itself. Yellow may take 2, and the 2 left (no square: none is left in
     # the pool) are theirs without a choice: filled in by itself. That was the last choice: the forest saved
     # itself, and the game page says so first, with the rules applied.
@@ -298,7 +298,7 @@ def test_scoring_a_territory_works_without_javascript(live_server: Any, browser:
     ).to_be_visible()
     tap(page, "The rewards")
     expect(page.locator("strong.collector")).to_have_text("Ben")
-    tap(page, "take 1 blue circle")  # his last pick: the lake saves itself
+    tap(page, "take 1 token: blue circle")  # his last pick: the lake saves itself
     card = saved(page, game, 0, "lake closed by Ann")
     expect(page.locator("#scoreboard .card").nth(1).locator("svg[aria-label='blue circle']")).to_have_count(1)
     # Undo is a plain form too.

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from rules import score_document
-from rules.explanation import Message, Plural, Step, english, ngettext_lazy
+from rules.explanation import Message, Plural, Step, english
+from rules.explanation import ngettext_lazy as plural  # not the marker's name: these are no site texts
 
 from .builders import record
 
 
 def test_a_plural_template_takes_its_singular_for_one_and_its_plural_otherwise() -> None:
-    template = ngettext_lazy("{player} keeps {count} card.", "{player} keeps {count} cards.")
+    template = plural("{player} keeps {count} card.", "{player} keeps {count} cards.")
     assert isinstance(template, Plural) and template == "{player} keeps {count} card."
     assert english(template, {"player": "Ann", "count": 1}) == "Ann keeps 1 card."
     assert english(template, {"player": "Ann", "count": 0}) == "Ann keeps 0 cards."
@@ -18,7 +19,7 @@ def test_a_plural_template_takes_its_singular_for_one_and_its_plural_otherwise()
 
 
 def test_a_plural_is_chosen_by_the_param_it_names() -> None:
-    template = ngettext_lazy("{held} nugget, not {count}", "{held} nuggets, not {count}", "held")
+    template = plural("{held} nugget, not {count}", "{held} nuggets, not {count}", "held")
     assert english(template, {"held": 1, "count": 2}) == "1 nugget, not 2"
     assert english(template, {"held": 2, "count": 1}) == "2 nuggets, not 1"
 
