@@ -322,3 +322,25 @@ def test_every_game_and_player_gets_its_own_uuid(group: Group) -> None:
     games = [finished_okanagan(group, "okanagan-shared-victory") for _ in range(2)]
     assert games[0].uuid != games[1].uuid
     assert len({profile.uuid for profile in group.profiles.all()}) == group.profiles.count() == 4
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_migration_gives_each_existing_game_and_player_its_own_uuid() -> None:
+    from django.db import connection
+    from django.db.migrations.executor import MigrationExecutor
+
+    executor = MigrationExecutor(connection)
+    executor.migrate([("scoring", "0005_seats_drafts_activity")])
+    old = executor.loader.project_state([("scoring", "0005_seats_drafts_activity")]).apps
+    user = old.get_model("auth", "User").objects.create(username="old")
+    group = old.get_model("scoring", "Group").objects.create(name="Old table", owner=user, invite_token="t")
+    for number in range(3):
+        old.get_model("scoring", "Game").objects.create(
+            group=group, table_code=f"CODE{number}", spectator_token=f"s{number}"
+        )
+        old.get_model("scoring", "Profile").objects.create(group=group, name=f"P{number}")
+    executor = MigrationExecutor(connection)
+    executor.loader.build_graph()
+    executor.migrate(executor.loader.graph.leaf_nodes())
+    assert len(set(Game.objects.values_list("uuid", flat=True))) == 3
+    assert len({profile.uuid for profile in Group.objects.get(name="Old table").profiles.all()}) == 3
