@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.contrib.auth import views as auth_views
 from django.urls import include, path, register_converter
 
-from scoring.views import drafts, entry, games, groups, helper, pages, seats, stats
+from scoring.views import bgstats, drafts, entry, games, groups, helper, pages, seats, stats
 
 
 class IdConverter:
@@ -42,6 +42,7 @@ urlpatterns = [
     path("groups/<id:group_id>/backup.json", groups.group_backup, name="group_backup"),
     path("groups/<id:group_id>/stats/", stats.group_stats_page, name="group_stats"),
     path("groups/<id:group_id>/plays.csv", groups.group_plays_csv, name="group_plays_csv"),
+    path("groups/<id:group_id>/plays.bgsplay", bgstats.group_bgsplay, name="group_bgsplay"),
     path("groups/<id:group_id>/", groups.group_detail, name="group"),
     path("groups/<id:group_id>/invite/", groups.invite_regenerate, name="invite_regenerate"),
     path("groups/<id:group_id>/members/<id:user_id>/remove/", groups.member_remove, name="member_remove"),
@@ -52,6 +53,7 @@ urlpatterns = [
     path("invite/<str:token>/", groups.invite, name="invite"),
     path("games/<id:game_id>/", games.game_detail, name="game"),
     path("games/<id:game_id>/record.json", games.game_export, name="game_export"),
+    path("games/<id:game_id>/play.bgsplay", bgstats.game_bgsplay, name="game_bgsplay"),
     path("games/<id:game_id>/seats/", seats.seats, name="seats"),
     path("games/<id:game_id>/qr.svg", games.table_qr, name="table_qr"),
     path("games/<id:game_id>/code/", games.table_code_regenerate, name="table_code"),

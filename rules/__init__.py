@@ -82,6 +82,7 @@ from .text import (
     same_name,
     text_problem,
 )
+from .titles import TITLES, Title
 
 __all__ = [
     "MAX_NAME_LENGTH",
@@ -97,6 +98,8 @@ __all__ = [
     "read_json",
     "same_name",
     "text_problem",
+    "TITLES",
+    "Title",
     "CATALOGUE",
     "RULES",
     "Building",

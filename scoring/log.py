@@ -10,6 +10,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
+from uuid import UUID, uuid4
 
 from django.db import transaction
 from django.utils import timezone
@@ -41,6 +42,8 @@ class NewGame:
     finished: datetime | None = None
     created: datetime | None = None
     """When it was played, if not now (a restored game)."""
+    uuid: UUID | None = None
+    """Its id outside the site, if it has one already (a restored game); else a new one."""
 
 
 def create_games(group: Group, games: Sequence[NewGame]) -> list[Game]:
@@ -59,6 +62,7 @@ def create_games(group: Group, games: Sequence[NewGame]) -> list[Game]:
                 status=Game.Status.PLAYING if new.totals is None else Game.Status.FINISHED,
                 finished=None if new.totals is None else new.finished or now,
                 winners=list(new.winners),
+                uuid=new.uuid or uuid4(),
             )
             for new in games
         )
@@ -126,9 +130,14 @@ class Profiles:
         """The player named ``name`` (or the same player), if the group has one."""
         return self.by_key.get(name_key(name))
 
-    def get(self, name: str) -> Profile:
-        """The player named ``name`` (or the same player), made if new."""
-        return self.find(name) or self.by_key.setdefault(name_key(name), self.group.profiles.create(name=name))
+    def get(self, name: str, uuid: UUID | None = None) -> Profile:
+        """The player named ``name`` (or the same player), made if new (with ``uuid`` as its id outside the
+        site, if given: a restored player)."""
+        found = self.find(name)
+        if found is not None:
+            return found
+        made = self.group.profiles.create(name=name, uuid=uuid or uuid4())
+        return self.by_key.setdefault(name_key(name), made)
 
 
 def stored_events(game: Game) -> Events:

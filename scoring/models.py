@@ -8,6 +8,7 @@ the guard against two phones changing the same game at once.
 from __future__ import annotations
 
 import secrets
+import uuid
 from typing import Any
 
 from django.conf import settings
@@ -65,6 +66,9 @@ class Profile(models.Model):
     group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="profiles")
     name = models.CharField(_("name"), max_length=NAME_LENGTH)
     user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+    uuid = models.UUIDField(default=uuid.uuid4, editable=False)
+    """This player's id outside the site (BG Stats' player uuid): the same on every export, whatever the
+    player's name becomes, and carried by the group's backup into the restored group."""
 
     class Meta:
         ordering = ["name"]
@@ -103,6 +107,9 @@ class Game(models.Model):
     finished = models.DateTimeField(null=True, blank=True)
     winners = models.JSONField(default=list)
     """The winners' names once finished (a copy of the engine's result, for the group's history)."""
+    uuid = models.UUIDField(default=uuid.uuid4, editable=False)
+    """This play's id outside the site (BG Stats' play uuid): the same on every export, so that a play sent
+    twice is one play; carried by the group's backup into the restored group."""
     activity = models.PositiveIntegerField(default=0)
     """Counts changes that every phone shows but that are not the log: seats claimed or freed, entries
     started, moved on or ended. With ``revision`` it is the version of the live game fragment."""

@@ -8,6 +8,7 @@ import io
 from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
+from uuid import UUID
 
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
@@ -66,9 +67,11 @@ def backup(group: Group) -> dict[str, Any]:
         "format": BACKUP_FORMAT,
         "group": group.name,
         "players": [profile.name for profile in group.profiles.order_by("name")],
+        "player_uuids": {profile.name: str(profile.uuid) for profile in group.profiles.order_by("name")},
         "games": [
             {
                 "kind": game.kind,
+                "uuid": str(game.uuid),
                 "created": game.created.isoformat(),
                 "finished": game.finished.isoformat() if game.finished else None,
                 "status": game.status,
@@ -122,8 +125,9 @@ def restore(owner: User, data: object) -> Group:
         group = Group.objects.create(name=group_name, owner=owner)
         group.members.add(owner)
         profiles = Profiles(group)
+        uuids = data.get("player_uuids")
         for player in players:
-            profiles.get(player)
+            profiles.get(player, _uuid(uuids.get(player) if isinstance(uuids, dict) else None))
         create_games(group, checked)
     return group
 
@@ -152,19 +156,30 @@ def _checked_game(number: int, entry: object) -> NewGame:
                 bool(entry.get("promos")),
                 events=[event.to_json() for event in record.events],
                 created=created,
+                uuid=_uuid(entry.get("uuid")),
             )
             if entry.get("status") != Game.Status.FINISHED or record.hidden_objectives is not None:
                 return game  # in progress; with its cards hidden, until the players enter them again
             totals = tuple(score.total for score in final.players)
             return replace(game, totals=totals, winners=final.winners, finished=finished)
         if kind in (Game.Kind.SMALL_ISLANDS, Game.Kind.COOPER_ISLAND) and isinstance(document, dict):
-            return replace(sheet_game(document), created=created, finished=finished)
+            return replace(sheet_game(document), created=created, finished=finished, uuid=_uuid(entry.get("uuid")))
         raise BadBackup(_("it is not a game of Okanagan, Small Islands or Cooper Island"))
     except (RulesError, BadBackup) as error:
         message = error_text(error) if isinstance(error, RulesError) else str(error)
         raise BadBackup(
             _("Game %(number)d cannot be restored: %(error)s") % {"number": number, "error": message}
         ) from error
+
+
+def _uuid(value: object) -> UUID | None:
+    """A game's or a player's id outside the site as the backup gives it (keys ``uuid`` and ``player_uuids``,
+    optional: older backups have none), or ``None`` if there is none or it is not a UUID (a new one is made).
+    Restoring a backup twice gives the two groups the same ids: they hold the same plays."""
+    try:
+        return UUID(value) if isinstance(value, str) else None
+    except ValueError:
+        return None
 
 
 EARLIEST, LATEST = datetime(2000, 1, 1, tzinfo=UTC), datetime(2999, 12, 31, tzinfo=UTC)

@@ -55,6 +55,7 @@ MATRIX = [
     ("get", "/groups/{group}/sheets/new/small_islands/", MEMBERS_ONLY),
     ("get", "/groups/{group}/backup.json", MEMBERS_ONLY),
     ("get", "/groups/{group}/plays.csv", MEMBERS_ONLY),
+    ("get", "/groups/{group}/plays.bgsplay", MEMBERS_ONLY),
     ("get", "/groups/{group}/stats/", MEMBERS_ONLY),
     ("post", "/groups/restore/", {**redirects(EVERYONE), "owner": 422, "member": 422, "stranger": 422}),
     ("post", "/groups/{group}/sheets/new/cooper_island/", {**MEMBERS_ONLY, "owner": 422, "member": 422}),
@@ -64,6 +65,7 @@ MATRIX = [
     ("post", "/invite/{invite}/", {**EVERYONE, "owner": 302, "member": 302, "stranger": 302}),  # joins
     ("get", "/games/{game}/", PLAYERS_ONLY),
     ("get", "/games/{game}/record.json", MEMBERS_ONLY),
+    ("get", "/games/{game}/play.bgsplay", dict.fromkeys(PERSONAS, 404)),  # in progress: no play yet
     ("get", "/games/{game}/qr.svg", PLAYERS_ONLY),
     ("get", "/games/{game}/seats/", PLAYERS_ONLY),
     ("post", "/games/{game}/seats/", PLAYERS_ONLY),  # nothing asked: the seats again

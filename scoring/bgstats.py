@@ -1,0 +1,307 @@
+"""A finished game as a play for BG Stats (Board Game Stats): the JSON of its "Send to BG Stats" link and
+its ``.bgsplay`` file, as ``../shared/spec/bgstats.md`` describes them.
+
+Everything comes from what the site stores and the engine's result: the scores and ranks (competition
+ranks, tied players sharing one) are the engine's, passed in by the caller (:func:`scoring.stats.game_scores`
+or the result a page already holds); nothing is scored here.
+
+Stable ids: a play's uuid is its game's stored ``uuid`` and a player's is their group profile's, both made
+once and carried by the group's backup into a restored group, so that every export of the same play or
+player has the same uuid and BG Stats updates instead of duplicating. A stored id rather than a uuid5 of
+the play's content: a game reopened and corrected, or a player renamed, is still the same play or player.
+What has no stored id gets a uuid5 of what names it: the game (its BoardGameGeek id), the location (its
+name) and a seat whose player was removed (the play's uuid and the seat's name).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any, Protocol
+from urllib.parse import quote
+from uuid import UUID, uuid5
+
+from django.utils.translation import gettext, ngettext
+
+from rules import TITLES, NuggetLadder, Title, name_key
+
+from .models import Game, Profile
+
+SOURCE_NAME = "Okanagan Companion"
+"""This app's name, as BG Stats shows where a play came from."""
+APP_URL = "bgstats://app.bgstatsapp.com/createPlay.html?data="
+WEB_URL = "https://app.bgstatsapp.com/createPlay.html?data="
+ABOUT = (
+    "This is a play file for Board Game Stats (BG Stats), made by Okanagan Companion. "
+    "Open it with the BG Stats app to import its plays."
+)
+NAMESPACE = UUID("6f2b0c1e-4d0a-5b7e-9c31-0b6a4f6e8d21")
+"""The namespace of the uuid5s this module makes (fixed forever: changing it changes every such id)."""
+LONGEST_PLAY = timedelta(hours=6)
+"""A game whose start and end are further apart was not played in one sitting (reopened days later, say):
+its duration is unknown (0)."""
+MAX_COMMENTS = 400
+DATE_FORMAT = "%Y-%m-%d %H:%M:%S"
+
+
+class Scored(Protocol):
+    """A player's result as the engine gives it."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def total(self) -> int: ...
+
+    @property
+    def rank(self) -> int: ...
+
+
+@dataclass(frozen=True)
+class PlayerLine:
+    """One seat of a play."""
+
+    name: str
+    uuid: str
+    """The group's player's uuid, upper-case."""
+    score: int
+    rank: int
+    winner: bool
+    start_player: bool
+    seat: int
+    """1 for the first player, and so on; 0 when the seat order is not recorded (the score sheets)."""
+
+
+@dataclass(frozen=True)
+class Play:
+    """A finished game, as BG Stats takes it."""
+
+    uuid: str
+    """Upper-case."""
+    title: Title
+    ended: datetime
+    """When the game ended, in UTC (BG Stats' ``playDate``)."""
+    entered: datetime
+    """When it was started or entered, in UTC."""
+    duration_min: int
+    board: str
+    comments: str
+    location: str
+    players: tuple[PlayerLine, ...]
+
+
+def upper(value: UUID) -> str:
+    """A uuid as BG Stats writes them: upper-case."""
+    return str(value).upper()
+
+
+def play_date(moment: datetime) -> str:
+    """``YYYY-MM-DD HH:MM:SS`` in UTC."""
+    return moment.astimezone(UTC).strftime(DATE_FORMAT)
+
+
+def play_of(game: Game, scores: Sequence[Scored], profiles: Mapping[int, Profile] | None = None) -> Play:
+    """The finished ``game`` as a play, with each seat's engine result from ``scores`` (by name). The seats'
+    players are looked up in one query unless ``profiles`` (by id) holds them."""
+    title = TITLES[game.kind]
+    seats = sorted(game.seats.all(), key=lambda seat: seat.position)
+    if profiles is None:
+        profiles = Profile.objects.in_bulk([seat.profile_id for seat in seats if seat.profile_id is not None])
+    results = {score.name: score for score in scores}
+    ended = (game.finished or game.created).astimezone(UTC)
+    entered = game.created.astimezone(UTC)
+    players = []
+    for seat in seats:
+        profile = profiles.get(seat.profile_id) if seat.profile_id is not None else None
+        result = results[seat.name]
+        players.append(
+            PlayerLine(
+                name=profile.name if profile is not None else seat.name,
+                uuid=upper(profile.uuid if profile is not None else uuid5(game.uuid, name_key(seat.name))),
+                score=result.total,
+                rank=result.rank,
+                winner=result.rank == 1,  # several when the victory is shared
+                # Okanagan's seats are in order from the first player; the score sheets do not record who
+                # started (nor the seating), so no one is marked rather than a guess.
+                start_player=game.is_okanagan and seat.position == 0,
+                seat=seat.position + 1 if game.is_okanagan else 0,
+            )
+        )
+    return Play(
+        uuid=upper(game.uuid),
+        title=title,
+        ended=ended,
+        entered=entered,
+        duration_min=_duration(game, entered, ended),
+        board=_board(game),
+        comments=_comments(players),
+        location=game.group.name,
+        players=tuple(players),
+    )
+
+
+def _duration(game: Game, start: datetime, end: datetime) -> int:
+    """Minutes from the game's start to its end for an Okanagan game played at the table; 0 when unknown (a
+    score sheet, entered after the game; an import, finished as it was stored; a game not played in one go)."""
+    if not game.is_okanagan or not timedelta(0) < end - start <= LONGEST_PLAY:
+        return 0
+    return round((end - start).total_seconds() / 60)
+
+
+def _board(game: Game) -> str:
+    """The variant, in the reader's language: the gold-nugget reading if not the printed one, the promo tiles."""
+    parts = []
+    if game.is_okanagan and game.options.get("nugget_ladder") == NuggetLadder.FEWEST_ZERO:
+        parts.append(gettext("Fewest nuggets score 0"))
+    if game.is_okanagan and game.promos:
+        parts.append(gettext("Promo tiles"))
+    return "; ".join(parts)
+
+
+def _comments(players: Sequence[PlayerLine]) -> str:
+    """The winner line, in the reader's language (short: the play travels in a link)."""
+    winners = [player.name for player in players if player.winner]
+    if not winners:
+        return ""
+    line = ngettext("Winner: %(names)s", "Shared win: %(names)s", len(winners)) % {"names": ", ".join(winners)}
+    return line[:MAX_COMMENTS]
+
+
+def link_json(play: Play) -> dict[str, Any]:
+    """The play as the "Send to BG Stats" link carries it: every field, always."""
+    return {
+        "sourceName": SOURCE_NAME,
+        "sourcePlayId": play.uuid,
+        "playDate": play_date(play.ended),
+        "durationMin": play.duration_min,
+        "board": play.board,
+        "comments": play.comments,
+        "location": play.location,
+        "game": {
+            "name": play.title.name,
+            "bggId": play.title.bgg_id,
+            "sourceGameId": play.title.key,
+            "highestWins": True,
+            "noPoints": False,
+        },
+        "players": [
+            {
+                "name": player.name,
+                "sourcePlayerId": player.uuid,
+                "score": player.score,
+                "rank": player.rank,
+                "winner": player.winner,
+                "startPlayer": player.start_player,
+                "role": "",
+            }
+            for player in play.players
+        ],
+    }
+
+
+def link_data(play: Play) -> str:
+    """The link's ``data``: the JSON, percent-encoded as JavaScript's ``encodeURIComponent`` (spaces as ``%20``)."""
+    text = json.dumps(link_json(play), ensure_ascii=False, separators=(",", ":"))
+    return quote(text, safe="")
+
+
+def app_link(play: Play) -> str:
+    """The link that opens BG Stats' import dialog on a phone with the app."""
+    return APP_URL + link_data(play)
+
+
+def web_link(play: Play) -> str:
+    """The same on BG Stats' web page (it explains how to get the app)."""
+    return WEB_URL + link_data(play)
+
+
+def bgsplay(plays: Sequence[Play], me: UUID | None = None) -> dict[str, Any]:
+    """A ``.bgsplay`` file of ``plays``: its players, locations and games once each, with ids local to the
+    file; ``userInfo.meRefId`` is the player whose uuid is ``me`` when they are in it (else left out)."""
+    players: dict[str, dict[str, Any]] = {}
+    locations: dict[str, dict[str, Any]] = {}
+    games: dict[str, dict[str, Any]] = {}
+    out_plays = []
+    for play in plays:
+        date = play_date(play.ended)
+        game = games.setdefault(play.title.key, _game_entry(len(games) + 1, play.title, date))
+        location = locations.setdefault(play.location, _location_entry(len(locations) + 1, play.location, date))
+        scores = []
+        for line in play.players:
+            player = players.setdefault(line.uuid, _player_entry(len(players) + 1, line, date))
+            for entry in (game, location, player):
+                entry["modificationDate"] = max(entry["modificationDate"], date)
+            scores.append(
+                {
+                    "playerRefId": player["id"],
+                    "score": str(line.score),
+                    "winner": line.winner,
+                    "startPlayer": line.start_player,
+                    "newPlayer": False,
+                    "rank": line.rank,
+                    "seatOrder": line.seat,
+                    "role": "",
+                }
+            )
+        out_plays.append(
+            {
+                "uuid": play.uuid,
+                "playDate": date,
+                "entryDate": play_date(play.entered),
+                "modificationDate": date,
+                "durationMin": play.duration_min,
+                "gameRefId": game["id"],
+                "locationRefId": location["id"],
+                "board": play.board,
+                "comments": play.comments,
+                "usesTeams": False,
+                "ignored": False,
+                "manualWinner": False,
+                "rounds": 0,
+                "playerScores": scores,
+            }
+        )
+    me_key = upper(me) if me is not None else None
+    return {
+        "about": ABOUT,
+        "players": list(players.values()),
+        "locations": list(locations.values()),
+        "games": list(games.values()),
+        "plays": out_plays,
+        "userInfo": {"meRefId": players[me_key]["id"]} if me_key in players else {},
+    }
+
+
+def _player_entry(number: int, line: PlayerLine, date: str) -> dict[str, Any]:
+    return {
+        "id": number,
+        "uuid": line.uuid,
+        "name": line.name,
+        "isAnonymous": False,
+        "modificationDate": date,
+        "bggUsername": "",
+    }
+
+
+def _location_entry(number: int, name: str, date: str) -> dict[str, Any]:
+    return {"id": number, "uuid": upper(uuid5(NAMESPACE, f"location:{name}")), "name": name, "modificationDate": date}
+
+
+def _game_entry(number: int, title: Title, date: str) -> dict[str, Any]:
+    return {
+        "id": number,
+        "uuid": upper(uuid5(NAMESPACE, f"bgg:{title.bgg_id}")),
+        "name": title.name,
+        "bggId": title.bgg_id,
+        "bggName": title.name,
+        "bggYear": title.year,
+        "highestWins": True,
+        "noPoints": False,
+        "cooperative": False,
+        "usesTeams": False,
+        "isBaseGame": True,
+        "isExpansion": False,
+        "modificationDate": date,
+    }
