@@ -173,7 +173,8 @@ def _holdings(state: GameState, event: HoldingsEvent) -> list[Step]:
             raise RecordError(
                 Message(
                     _(
-                        "{player} cannot hold {count} {reward}: the game has {limit} and the other players hold {others}"
+                        "{player} cannot hold {count} {reward}: the game has {limit} and the other players "
+                        "hold {others}"
                     ),
                     player=player,
                     count=count,
@@ -226,7 +227,8 @@ def _holdings(state: GameState, event: HoldingsEvent) -> list[Step]:
             Step(
                 "okanagan.quick_count",
                 _(
-                    "This count replaces what the earlier events gave {player} (tokens: {tokens}; gold nuggets: {nuggets})."
+                    "This count replaces what the earlier events gave {player} (tokens: {tokens}; "
+                    "gold nuggets: {nuggets})."
                 ),
                 {"player": player, "tokens": before[0], "nuggets": before[1]},
             )
