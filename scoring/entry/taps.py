@@ -174,6 +174,9 @@ def _mark_done(screen: Screen, stage: str, form: dict[str, str]) -> None:
         raise BadOp(_("Choose an action first."))
     if stage == "board" and "closed_by" not in draft.event:
         raise BadOp(_("Who closed the territory? Tap their name."))
+    if stage == "count":  # a kind not tapped is none of it; no nugget tapped is none
+        draft.event.setdefault("rewards", {})
+        draft.event.setdefault("nuggets", 0)
     if stage == "cards":
         if draft.partial:  # the card being tapped is kept too
             _add_card(draft)
