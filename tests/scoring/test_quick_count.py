@@ -75,9 +75,7 @@ def test_a_count_beyond_the_supply_is_refused_at_the_tap(member_client: Client, 
 
 def test_the_finish_page_names_who_has_not_counted(owner_client: Client, game: Game) -> None:
     assert "final count" not in owner_client.get(f"/games/{game.pk}/finish/").content.decode()
-    change_log(
-        game, game.revision, lambda events: [{"type": "holdings", "player": "Red", "rewards": {}, "nuggets": 1}]
-    )
+    change_log(game, game.revision, lambda events: [{"type": "holdings", "player": "Red", "rewards": {}, "nuggets": 1}])
     page = owner_client.get(f"/games/{game.pk}/finish/").content.decode()
     assert "White, Yellow have not entered a final count." in page
     assert "The end of round 1 was not entered." not in page  # a quick count has no rounds to enter
