@@ -28,10 +28,9 @@ from rules import (
     replay,
 )
 from rules.components import MAX_OBJECTIVE_CARDS
-from rules.record import bag_to_json
 from scoring import drafts
 from scoring.access import game_for_player, okanagan_game
-from scoring.entry import EVENT_KINDS, PROMO_KINDS, BadOp, Draft, Screen, analyse, tap
+from scoring.entry import EVENT_KINDS, PROMO_KINDS, BadOp, Draft, Screen, analyse, count_from_holdings, tap
 from scoring.http import HtmxHttpRequest, go, posted_whole, to_saved
 from scoring.log import Events, StaleGame, change_log, stored_events
 from scoring.models import Draft as StoredDraft
@@ -73,10 +72,9 @@ def _start(game: Game, kind: str, me: str, territory: str) -> Draft:
         state, _index = _state_before(game, None)
         cards = [card.to_json() for card in state.holdings[me].objectives]
         return Draft({"type": kind, "player": me} | ({"cards": cards} if cards else {}))
-    if kind == "holdings" and me:  # a count at the end starts from what the game gave them, if anything
+    if kind == "holdings" and me:  # a count starts from what the game gave them (scoring.entry.taps)
         state, _index = _state_before(game, None)
-        holding = state.holdings[me]
-        return Draft({"type": kind, "player": me, "rewards": bag_to_json(holding.rewards), "nuggets": holding.nuggets})
+        return Draft({"type": kind, "player": me} | count_from_holdings(state, me))
     if kind in {"volcano", "beaver_dam", "adjust"} and me:  # most often one's own: "Change" otherwise
         return Draft({"type": kind, "player": me})
     return Draft.new(kind)

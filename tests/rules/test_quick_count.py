@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 from rules import CATALOGUE, Source, parse_record, replay
 from rules.okanagan import score_record
 from tests.rules.builders import error_of, give, player, record, score, territory
@@ -143,3 +146,15 @@ def test_the_explanation_cites_the_quick_count_rule() -> None:
     assert CATALOGUE["okanagan.quick_count"].source is Source.RECORD_FORMAT
     first = score_record(parse_record(record(holdings("Ann")))).sections[0]
     assert [step.text for step in first.steps] == ["Ann counted their holdings: nothing (tokens: 0); gold nuggets: 0."]
+
+
+def test_counting_what_everyone_holds_after_a_whole_game_changes_no_score() -> None:
+    document = json.loads((Path(__file__).parent.parent / "data" / "okanagan-full-game.json").read_text())
+    before = score(document)
+    counts = [
+        {"type": "holdings", "player": line["name"], "rewards": line["rewards"], "nuggets": line["nuggets"]}
+        for line in before.to_json()["players"]
+    ]
+    after = score(document | {"events": [*document["events"], *counts]})
+    assert after.to_json()["players"] == before.to_json()["players"]
+    assert after.to_json()["supply"] == before.to_json()["supply"]

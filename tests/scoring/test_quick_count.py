@@ -58,6 +58,18 @@ def test_a_phone_that_is_nobody_counts_for_a_player_and_stays_on_the_game(guest_
     assert stored_events(game)[0]["player"] == "Yellow"
 
 
+def test_a_count_for_another_player_starts_from_their_holdings(guest_client: Client, game: Game) -> None:
+    change_log(game, game.revision, lambda events: [FOREST])
+    entry = count(guest_client, game).tap(f"set:player:{YELLOW}")
+    assert entry.stage == "count"
+    assert entry.draft["event"] == {
+        "type": "holdings",
+        "player": "Yellow",
+        "rewards": {"green-hexagon": 1, "green-circle": 1},
+        "nuggets": 0,
+    }
+
+
 def test_a_count_beyond_the_supply_is_refused_at_the_tap(member_client: Client, game: Game) -> None:
     change_log(
         game, game.revision, lambda events: [{"type": "holdings", "player": "Red", "rewards": {}, "nuggets": 15}]
