@@ -153,7 +153,10 @@ def game_context(request: HttpRequest, game: Game, *, member: bool, spectator: b
         "log": log,
         "log_shown": log if whole_log else log[:LOG_SHOWN],
         "log_more": 0 if whole_log else max(0, len(log) - LOG_SHOWN),
-        "event_kinds": [kind for kind in EVENT_KINDS if game.promos or kind not in PROMO_KINDS],
+        # The grid of the other events; the final count has its own card ("Quick count").
+        "event_kinds": [
+            kind for kind in EVENT_KINDS if kind != "holdings" and (game.promos or kind not in PROMO_KINDS)
+        ],
         "territories": list(Territory),
         "entering": drafts.entering(game, "" if spectator else known_phone(request)) if game.is_playing else [],
         "final": None if game.is_playing else final_context(result),
