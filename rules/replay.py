@@ -22,7 +22,7 @@ from .record import (
     bag_to_json,
 )
 from .special_actions import apply_special_action
-from .territory import resolve_territory
+from .territory import describe_bag, resolve_territory
 
 
 def replay(record: Record) -> GameState:
@@ -173,7 +173,7 @@ def _holdings(state: GameState, event: HoldingsEvent) -> list[Step]:
             raise RecordError(
                 Message(
                     _(
-                        "{player} cannot hold {count} {reward}: the game has {limit} and the other players "
+                        "{player} cannot hold {count} × {reward}: the game has {limit} and the other players "
                         "hold {others}"
                     ),
                     player=player,
@@ -189,8 +189,8 @@ def _holdings(state: GameState, event: HoldingsEvent) -> list[Step]:
         raise RecordError(
             Message(
                 _(
-                    "{player} cannot hold {count} gold nuggets: the game has {limit} nugget cards and the other "
-                    "players hold {others}"
+                    "gold nuggets of {player}: {count} is too many (the game's nugget cards: {limit}; held by the "
+                    "other players: {others})"
                 ),
                 player=player,
                 count=event.nuggets,
@@ -208,10 +208,9 @@ def _holdings(state: GameState, event: HoldingsEvent) -> list[Step]:
             state.exhausted.add(reward)
     state.nuggets_left -= event.nuggets - holding.nuggets
     holding.nuggets = event.nuggets
-    counted = ", ".join(f"{count} {reward}" for reward, count in bag_to_json(event.rewards).items())
     params: dict[str, str | int] = {
         "player": player,
-        "rewards": counted or "nothing",
+        "rewards": describe_bag(event.rewards),
         "tokens": holding.tokens,
         "nuggets": event.nuggets,
     }

@@ -116,7 +116,7 @@ def test_a_count_beyond_the_supply_is_refused_in_place(live_server: Any, phone: 
     chip(phone, "blue circle", 3)
     tap(phone, "one more blue circle")  # a fourth: the game has 3
     expect(phone.get_by_role("alert")).to_have_text(
-        "Maya cannot hold 4 blue circle: the game has 3 and the other players hold 0"
+        "Maya cannot hold 4 × blue circle: the game has 3 and the other players hold 0"
     )
     expect(phone.get_by_role("button", name="3 × blue circle", exact=True)).to_have_attribute("aria-pressed", "true")
     # The finish page names who has not counted yet.

@@ -5,8 +5,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from rules import CATALOGUE, Source, parse_record, replay
+from rules import CATALOGUE, Reward, Source, parse_record, replay
 from rules.okanagan import score_record
+from rules.territory import describe_bag
 from tests.rules.builders import error_of, give, player, record, score, territory
 
 
@@ -76,10 +77,10 @@ def test_a_count_can_correct_a_game_scored_by_territory() -> None:
 
 def test_the_kinds_held_by_all_players_stay_within_the_box() -> None:
     assert error_of(record(holdings("Ann", blue_circle=8), holdings("Ben", blue_circle=5))) == (
-        "event 1 (holdings): rewards: Ben cannot hold 5 blue-circle: the game has 12 and the other players hold 8"
+        "event 1 (holdings): rewards: Ben cannot hold 5 × blue-circle: the game has 12 and the other players hold 8"
     )
     assert error_of(record(holdings("Ann", blue_circle=3), reward_supply=2)) == (
-        "event 0 (holdings): rewards: Ann cannot hold 3 blue-circle: the game has 2 and the other players hold 0"
+        "event 0 (holdings): rewards: Ann cannot hold 3 × blue-circle: the game has 2 and the other players hold 0"
     )
     # A recount of one's own tokens does not count them twice.
     assert score(record(holdings("Ann", blue_circle=12), holdings("Ann", blue_circle=12)))
@@ -104,8 +105,8 @@ def test_an_exhausted_kind_can_still_be_counted() -> None:
 
 def test_the_nuggets_held_by_all_players_stay_within_the_cards() -> None:
     assert error_of(record(holdings("Ann", nuggets=10), holdings("Ben", nuggets=7))) == (
-        "event 1 (holdings): nuggets: Ben cannot hold 7 gold nuggets: the game has 16 nugget cards and the other "
-        "players hold 10"
+        "event 1 (holdings): nuggets: gold nuggets of Ben: 7 is too many (the game's nugget cards: 16; held by the "
+        "other players: 10)"
     )
 
 
@@ -139,7 +140,7 @@ def test_the_explanation_cites_the_quick_count_rule() -> None:
     section = result.sections[1]
     assert section.title == "Event 1: final count of Ann"
     assert [step.text for step in section.steps] == [
-        "Ann counted their holdings: 1 blue-circle (tokens: 1); gold nuggets: 2.",
+        f"Ann counted their holdings: {describe_bag({Reward.BLUE_CIRCLE: 1})} (tokens: 1); gold nuggets: 2.",
         "This count replaces what the earlier events gave Ann (tokens: 0; gold nuggets: 1).",
     ]
     assert {step.rule for step in section.steps} == {"okanagan.quick_count"}

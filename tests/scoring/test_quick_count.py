@@ -79,7 +79,10 @@ def test_a_count_beyond_the_supply_is_refused_at_the_tap(member_client: Client, 
     assert entry.draft["event"]["nuggets"] == 1
     entry.tap("add:nuggets:1")
     assert entry.response.status_code == 422
-    assert "White cannot hold 2 gold nuggets: the game has 16 nugget cards and the other players hold 15" in entry.html
+    assert (
+        "gold nuggets of White: 2 is too many (the game&#x27;s nugget cards: 16; held by the other players: 15)"
+        in entry.html
+    )
     assert entry.draft["event"]["nuggets"] == 1  # the tap was not taken
     entry.tap("add:nuggets:-1").tap("add:nuggets:-1")
     assert entry.response.status_code == 422 and entry.draft["event"]["nuggets"] == 0  # never below none
