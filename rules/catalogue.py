@@ -300,6 +300,18 @@ RULES: Final[tuple[Rule, ...]] = (
         Source.RECORD_FORMAT,
         _SPEC,
     ),
+    Rule(
+        "okanagan.quick_count",
+        _("Quick count"),
+        _(
+            "A table that did not score territory by territory counts, at the end, what each player holds: "
+            "the count sets that player's tokens of each kind and gold nuggets, whatever the earlier events "
+            "gave them. The tokens of a kind held by all players stay within the game's tokens of that kind, "
+            "and the nuggets within its nugget cards; the kept objective cards are entered as usual."
+        ),
+        Source.RECORD_FORMAT,
+        _SPEC,
+    ),
     # Okanagan: final scoring.
     Rule(
         "okanagan.score.explorer",

@@ -13,6 +13,7 @@ from .game import EventOutcome, GameState
 from .record import (
     AdjustEvent,
     BeaverDamEvent,
+    HoldingsEvent,
     ObjectivesEvent,
     Record,
     RoundEndEvent,
@@ -69,6 +70,8 @@ def event_section(outcome: EventOutcome) -> Section:
             message = _("Event {index}: end of round 1")
         case AdjustEvent(player=player):
             message, params["player"] = _("Event {index}: correction for {player}"), player
+        case HoldingsEvent(player=player):
+            message, params["player"] = _("Event {index}: final count of {player}"), player
     return Section(message, params, outcome.steps)
 
 

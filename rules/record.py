@@ -389,7 +389,25 @@ class AdjustEvent:
         return out
 
 
-type Event = TerritoryEvent | VolcanoEvent | BeaverDamEvent | ObjectivesEvent | RoundEndEvent | AdjustEvent
+@dataclass(frozen=True)
+class HoldingsEvent:
+    """A player's count of what they hold, usually at the end (the quick count): it sets their tokens of
+    every kind and their gold nuggets to what they counted, whatever the earlier events gave them. Their
+    objective cards are an ``objectives`` event, which stays secret until the end."""
+
+    player: str
+    rewards: Bag = field(default_factory=dict)
+    nuggets: int = 0
+    type: ClassVar = "holdings"
+
+    def to_json(self) -> dict[str, object]:
+        """The event as the record's JSON object."""
+        return {"type": self.type, "player": self.player, "rewards": bag_to_json(self.rewards), "nuggets": self.nuggets}
+
+
+type Event = (
+    TerritoryEvent | VolcanoEvent | BeaverDamEvent | ObjectivesEvent | RoundEndEvent | AdjustEvent | HoldingsEvent
+)
 
 
 @dataclass(frozen=True)
@@ -663,6 +681,13 @@ class _EventReader:
             note=note,
         )
 
+    def holdings(self, fields: Fields) -> HoldingsEvent:
+        return HoldingsEvent(
+            player=self.player(fields, "player"),
+            rewards=parse_bag(fields.raw("rewards"), ("rewards",)),
+            nuggets=fields.whole("nuggets", 0, MAX_WHOLE),
+        )
+
     def special_action(self, fields: Fields) -> SpecialAction:
         kind = fields.choice("action", SpecialActionKind)
         action: SpecialAction
@@ -724,6 +749,7 @@ class _EventType(StrEnum):
     OBJECTIVES = "objectives"
     ROUND_END = "round_end"
     ADJUST = "adjust"
+    HOLDINGS = "holdings"
 
 
 _EVENT_PARSERS: Final[dict[_EventType, Callable[[_EventReader, Fields], Event]]] = {
@@ -733,4 +759,5 @@ _EVENT_PARSERS: Final[dict[_EventType, Callable[[_EventReader, Fields], Event]]]
     _EventType.OBJECTIVES: _EventReader.objectives,
     _EventType.ROUND_END: _EventReader.round_end,
     _EventType.ADJUST: _EventReader.adjust,
+    _EventType.HOLDINGS: _EventReader.holdings,
 }

@@ -4,6 +4,7 @@ one event to a state, checking that it is legal there.
 
 from __future__ import annotations
 
+from .components import Reward
 from .errors import RecordError
 from .explanation import Message, Step, ngettext_lazy
 from .explanation import gettext_noop as _
@@ -12,6 +13,7 @@ from .record import (
     AdjustEvent,
     BeaverDamEvent,
     Event,
+    HoldingsEvent,
     ObjectivesEvent,
     Record,
     RoundEndEvent,
@@ -20,7 +22,7 @@ from .record import (
     bag_to_json,
 )
 from .special_actions import apply_special_action
-from .territory import resolve_territory
+from .territory import describe_bag, resolve_territory
 
 
 def replay(record: Record) -> GameState:
@@ -97,6 +99,8 @@ def _apply(state: GameState, event: Event, index: int) -> list[Step]:
             return [Step("okanagan.round.end", _("Round 1 is over; round 2 begins."))]
         case AdjustEvent():
             return _adjust(state, event)
+        case HoldingsEvent():
+            return _holdings(state, event)
 
 
 def _adjust(state: GameState, event: AdjustEvent) -> list[Step]:
@@ -166,3 +170,77 @@ def _adjust(state: GameState, event: AdjustEvent) -> list[Step]:
             Step("okanagan.adjust", _("Correction for {player}: {changes} ({note})."), params | {"note": event.note})
         ]
     return [Step("okanagan.adjust", _("Correction for {player}: {changes}."), params)]
+
+
+def _holdings(state: GameState, event: HoldingsEvent) -> list[Step]:
+    """Set the player's tokens and nuggets to their count: what they gain comes from the supply and what they
+    lose goes back to it, so every kind held by all players stays within the box's tokens (an exhausted kind
+    included: a count says what the table holds, it takes nothing from the pool)."""
+    player, holding = event.player, state.holdings[event.player]
+    box = state.options.reward_supply
+    for reward in Reward:
+        count = event.rewards.get(reward, 0)
+        if count - holding.rewards[reward] > state.supply[reward]:
+            raise RecordError(
+                Message(
+                    _(
+                        "{player} cannot hold {count} × {reward}: the game has {limit} and the other players "
+                        "hold {others}"
+                    ),
+                    player=player,
+                    count=count,
+                    reward=reward,
+                    limit=box,
+                    others=box - state.supply[reward] - holding.rewards[reward],
+                ),
+                ("rewards",),
+            )
+    if event.nuggets - holding.nuggets > state.nuggets_left:
+        cards = state.options.nugget_supply
+        raise RecordError(
+            Message(
+                _(
+                    "gold nuggets of {player}: {count} is too many (the game's nugget cards: {limit}; held by the "
+                    "other players: {others})"
+                ),
+                player=player,
+                count=event.nuggets,
+                limit=cards,
+                others=cards - state.nuggets_left - holding.nuggets,
+            ),
+            ("nuggets",),
+        )
+    before = holding.tokens, holding.nuggets
+    for reward in Reward:
+        change = event.rewards.get(reward, 0) - holding.rewards[reward]
+        state.supply[reward] -= change
+        holding.rewards[reward] += change
+        if change > 0 and state.supply[reward] == 0:
+            state.exhausted.add(reward)
+    state.nuggets_left -= event.nuggets - holding.nuggets
+    holding.nuggets = event.nuggets
+    params: dict[str, str | int] = {
+        "player": player,
+        "rewards": describe_bag(event.rewards),
+        "tokens": holding.tokens,
+        "nuggets": event.nuggets,
+    }
+    steps = [
+        Step(
+            "okanagan.quick_count",
+            _("{player} counted their holdings: {rewards} (tokens: {tokens}); gold nuggets: {nuggets}."),
+            params,
+        )
+    ]
+    if before != (0, 0):
+        steps.append(
+            Step(
+                "okanagan.quick_count",
+                _(
+                    "This count replaces what the earlier events gave {player} (tokens: {tokens}; "
+                    "gold nuggets: {nuggets})."
+                ),
+                {"player": player, "tokens": before[0], "nuggets": before[1]},
+            )
+        )
+    return steps

@@ -11,6 +11,7 @@ from django.urls import reverse
 from django.utils.translation import get_language, gettext, ngettext
 
 from rules import (
+    GameState,
     NuggetLadder,
     OkanaganResult,
     Options,
@@ -22,7 +23,7 @@ from rules import (
 )
 from rules.components import BUILDINGS_PER_ROUND
 from rules.okanagan import event_section
-from rules.record import ObjectivesEvent
+from rules.record import HoldingsEvent, ObjectivesEvent
 
 from . import drafts
 from .charts import stacked
@@ -125,30 +126,37 @@ def game_context(request: HttpRequest, game: Game, *, member: bool, spectator: b
         )
         for outcome, explained in zip(result.state.log, _explained_log(result, events), strict=True)
     ][::-1]
+    counted = counted_players(result.state)
+    board = [
+        BoardLine(
+            name=player,
+            rewards=tuple((reward, count) for reward, count in holdings[player].rewards.items() if count),
+            tokens=holdings[player].tokens,
+            nuggets=holdings[player].nuggets,
+            explorer_sets=explorer_sets(holdings[player].rewards),
+            objectives=len(holdings[player].objectives),
+            colour=SEAT_COLOURS[position % len(SEAT_COLOURS)],
+        )
+        for position, player in enumerate(result.state.players)
+    ]
     context |= {
         "result": result,
-        "board": [
-            BoardLine(
-                name=player,
-                rewards=tuple((reward, count) for reward, count in holdings[player].rewards.items() if count),
-                tokens=holdings[player].tokens,
-                nuggets=holdings[player].nuggets,
-                explorer_sets=explorer_sets(holdings[player].rewards),
-                objectives=len(holdings[player].objectives),
-                colour=SEAT_COLOURS[position % len(SEAT_COLOURS)],
-            )
-            for position, player in enumerate(result.state.players)
-        ],
+        "board": board,
         "round": result.state.round,
         "option_lines": option_lines(result.state.options),
         "redraw_due": me is not None and redraw_due(result, me.name),
         "my_cards": len(holdings[me.name].objectives) if me is not None else 0,
         "round_one_buildings": list(BUILDINGS_PER_ROUND[len(result.state.players)][0].items()),
         "nuggets_left": result.state.nuggets_left,
+        "counts": [{"name": line.name, "colour": line.colour, "counted": line.name in counted} for line in board],
+        "my_count": me is not None and me.name in counted,
         "log": log,
         "log_shown": log if whole_log else log[:LOG_SHOWN],
         "log_more": 0 if whole_log else max(0, len(log) - LOG_SHOWN),
-        "event_kinds": [kind for kind in EVENT_KINDS if game.promos or kind not in PROMO_KINDS],
+        # The grid of the other events; the final count has its own card ("Quick count").
+        "event_kinds": [
+            kind for kind in EVENT_KINDS if kind != "holdings" and (game.promos or kind not in PROMO_KINDS)
+        ],
         "territories": list(Territory),
         "entering": drafts.entering(game, "" if spectator else known_phone(request)) if game.is_playing else [],
         "final": None if game.is_playing else final_context(result),
@@ -196,6 +204,11 @@ def redraw_due(result: OkanaganResult, player: str) -> bool:
         for outcome in result.state.log
         if isinstance(outcome.event, ObjectivesEvent)
     )
+
+
+def counted_players(state: GameState) -> set[str]:
+    """The players whose final count (the quick count's ``holdings`` event) is in the log."""
+    return {outcome.event.player for outcome in state.log if isinstance(outcome.event, HoldingsEvent)}
 
 
 LOG_SHOWN = 10

@@ -141,6 +141,7 @@ LABELS = {
     "stage:reward": _("Token from the supply"),
     "stage:cards": _("Cards kept"),
     "stage:changes": _("Correction"),
+    "stage:count": _("Tokens and nuggets"),
     "stage:confirm": _("Check and save"),
     "source:rulebook": _("Printed rulebook"),
     "source:game_help": _("Game help"),
@@ -155,6 +156,7 @@ LABELS = {
     "objectives": _("Objective cards"),
     "round_end": _("End of round 1"),
     "adjust": _("Correction"),
+    "holdings": _("Final count"),
 }
 
 

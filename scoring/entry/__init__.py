@@ -18,6 +18,6 @@ from .analysis import analyse
 from .draft import Draft
 from .screen import Screen
 from .stages import EVENT_KINDS, PROMO_KINDS, STAGES, BadOp
-from .taps import tap
+from .taps import count_from_holdings, tap
 
-__all__ = ["EVENT_KINDS", "PROMO_KINDS", "STAGES", "BadOp", "Draft", "Screen", "analyse", "tap"]
+__all__ = ["EVENT_KINDS", "PROMO_KINDS", "STAGES", "BadOp", "Draft", "Screen", "analyse", "count_from_holdings", "tap"]

@@ -233,6 +233,7 @@ _PLACEHOLDERS: dict[str, dict[str, Any]] = {
     "volcano": {"special_action": {"action": "new_tiles"}},
     "beaver_dam": {"reward": Reward.GREEN_SQUARE.value},
     "objectives": {"cards": []},
+    "holdings": {"rewards": {}, "nuggets": 0},
 }
 
 
@@ -261,6 +262,13 @@ def _supply(screen: Screen, state: GameState) -> None:
     screen.allowed = state.available_bag()
 
 
+def _count_so_far(screen: Screen, state: GameState) -> None:
+    """A player's count is checked against the game at each tap (``rules`` says when the players' counts
+    of a kind, or of nuggets, would be more than the game has): the tap that breaks it is refused."""
+    event = _PLACEHOLDERS["holdings"] | screen.event
+    apply_event(state.copy(), parse_event(screen.players, event, len(state.log)), len(state.log))
+
+
 type Analyser = Callable[[Screen, GameState, int], Screen]
 
 _ANALYSERS: dict[str, Analyser] = {
@@ -270,4 +278,5 @@ _ANALYSERS: dict[str, Analyser] = {
     "objectives": _then("cards", lambda screen: "cards" in screen.draft.done),
     "round_end": _confirm,
     "adjust": _then("changes", lambda screen: "changes" in screen.draft.done),
+    "holdings": _then("count", lambda screen: "count" in screen.draft.done, _count_so_far),
 }

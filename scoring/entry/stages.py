@@ -3,11 +3,11 @@ and the error of a tap that makes no sense."""
 
 from __future__ import annotations
 
-EVENT_KINDS = ("territory", "volcano", "beaver_dam", "objectives", "round_end", "adjust")
+EVENT_KINDS = ("territory", "volcano", "beaver_dam", "objectives", "round_end", "adjust", "holdings")
 PROMO_KINDS = ("volcano", "beaver_dam")
 MAX_COUNT = 99
 # Stages of counters: going back to one, or to an earlier stage, keeps their counts.
-COUNTER_STAGES = {"board", "changes", "cards"}
+COUNTER_STAGES = {"board", "changes", "cards", "count"}
 STAGES = {
     "territory": ("territory", "board", "order", "lone", "action", "picks", "confirm"),
     "volcano": ("player", "action", "confirm"),
@@ -15,6 +15,7 @@ STAGES = {
     "objectives": ("player", "cards", "confirm"),
     "round_end": ("confirm",),
     "adjust": ("player", "changes", "confirm"),
+    "holdings": ("player", "count", "confirm"),
 }
 # The event fields each stage fills: reopening a stage clears the fields of the stages after it.
 STAGE_FIELDS = {
@@ -28,6 +29,7 @@ STAGE_FIELDS = {
     "reward": ("reward",),
     "cards": ("cards",),
     "changes": ("rewards", "nuggets", "note"),
+    "count": ("rewards", "nuggets"),
 }
 
 

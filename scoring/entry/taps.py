@@ -53,6 +53,8 @@ def tap(screen: Screen, op: str, form: dict[str, str], state: GameState, index: 
             if op.startswith("action:") and screen.stage not in {"action", "lone"}:
                 raise BadOp(_("That button is out of date; here is the current step."))
         _apply_op(screen, op, form)
+        if screen.draft.kind == "holdings" and "player" in screen.event and "rewards" not in screen.event:
+            screen.event.update(count_from_holdings(state, screen.event["player"]))
     except BadOp as error:
         return _with_error(analyse(before, state, index), str(error), form)
     after = analyse(screen.draft, state, index)
@@ -174,11 +176,24 @@ def _mark_done(screen: Screen, stage: str, form: dict[str, str]) -> None:
         raise BadOp(_("Choose an action first."))
     if stage == "board" and "closed_by" not in draft.event:
         raise BadOp(_("Who closed the territory? Tap their name."))
+    if stage == "count":  # a kind not tapped is none of it; no nugget tapped is none
+        draft.event.setdefault("rewards", {})
+        draft.event.setdefault("nuggets", 0)
     if stage == "cards":
         if draft.partial:  # the card being tapped is kept too
             _add_card(draft)
         draft.event.setdefault("cards", [])  # no card kept is a choice too
     draft.done.append(stage)
+
+
+def count_from_holdings(state: GameState, player: str) -> dict[str, Any]:
+    """The start of ``player``'s final count: what the game gave them (at the end of a game scored territory
+    by territory, the count is a correction, often of a few taps; in a quick count, nothing)."""
+    holding = state.holdings[player]
+    return {
+        "rewards": {reward.value: count for reward, count in holding.rewards.items() if count},
+        "nuggets": holding.nuggets,
+    }
 
 
 def _set_count(counts: dict[str, int], key: str, count: int) -> None:

@@ -30,7 +30,7 @@ from rules import (
 from rules.components import MAX_OBJECTIVE_CARDS
 from scoring import drafts
 from scoring.access import game_for_player, okanagan_game
-from scoring.entry import EVENT_KINDS, PROMO_KINDS, BadOp, Draft, Screen, analyse, tap
+from scoring.entry import EVENT_KINDS, PROMO_KINDS, BadOp, Draft, Screen, analyse, count_from_holdings, tap
 from scoring.http import HtmxHttpRequest, go, posted_whole, to_saved
 from scoring.log import Events, StaleGame, change_log, stored_events
 from scoring.models import Draft as StoredDraft
@@ -63,8 +63,8 @@ def event_new(request: HtmxHttpRequest, game_id: int, kind: str) -> HttpResponse
 def _start(game: Game, kind: str, me: str, territory: str) -> Draft:
     """A new entry of ``kind`` on the phone of ``me`` (``""``: a phone that is nobody at the table): a
     territory chosen on the game page, closed by this phone's player; one's own objective cards, starting
-    from the cards one holds (after round 1, one keeps 3 of 5: often most of them); a promo tile or a
-    correction for this phone's player."""
+    from the cards one holds (after round 1, one keeps 3 of 5: often most of them); one's own final count,
+    starting from what one holds; a promo tile or a correction for this phone's player."""
     if kind == "territory" and territory in Territory._value2member_map_:
         event = {"type": kind, "territory": territory, "rewards": {}, "buildings": {}}
         return Draft(event | ({"closed_by": me} if me else {}))
@@ -72,6 +72,9 @@ def _start(game: Game, kind: str, me: str, territory: str) -> Draft:
         state, _index = _state_before(game, None)
         cards = [card.to_json() for card in state.holdings[me].objectives]
         return Draft({"type": kind, "player": me} | ({"cards": cards} if cards else {}))
+    if kind == "holdings" and me:  # a count starts from what the game gave them (scoring.entry.taps)
+        state, _index = _state_before(game, None)
+        return Draft({"type": kind, "player": me} | count_from_holdings(state, me))
     if kind in {"volcano", "beaver_dam", "adjust"} and me:  # most often one's own: "Change" otherwise
         return Draft({"type": kind, "player": me})
     return Draft.new(kind)
@@ -238,7 +241,10 @@ def _save(
                 change_log(game, game.revision, _change(screen.draft, editing), entered_for=mark)
                 if mine is not None:
                     drafts.discard(game, mine.phone, mine.pk)
-            if _draws_objectives(request, game, screen):
+            counted = editing is None and _counted_mine(request, game, screen)
+            if counted:
+                messages.success(request, _("Your count is saved. Now your objective cards: they stay on your phone."))
+            if counted or _draws_objectives(request, game, screen):
                 return go(request, reverse("event_new", args=[game.pk, "objectives"]))
             saved = index if editing is None else editing
             return to_saved(request, game.pk, saved)
@@ -300,6 +306,13 @@ def _draws_objectives(request: HtmxHttpRequest, game: Game, screen: Screen) -> b
         and me is not None
         and (screen.recipient or screen.event.get("player")) == me.name
     )
+
+
+def _counted_mine(request: HtmxHttpRequest, game: Game, screen: Screen) -> bool:
+    """Whether the saved event was this phone's player's own final count (the quick count): their objective
+    cards are the rest of it, entered next on their own phone, where they stay secret."""
+    me = my_seat(request, game)
+    return screen.draft.kind == "holdings" and me is not None and screen.event.get("player") == me.name
 
 
 def _entered_for(request: HtmxHttpRequest, game: Game, event: dict[str, Any]) -> str:

@@ -26,7 +26,15 @@ from scoring.access import (
     member_group,
     okanagan_game,
 )
-from scoring.board import game_context, just_saved, live_etag, redraw_due, sheet_context, wants_whole_log
+from scoring.board import (
+    counted_players,
+    game_context,
+    just_saved,
+    live_etag,
+    redraw_due,
+    sheet_context,
+    wants_whole_log,
+)
 from scoring.entry import PROMO_KINDS
 from scoring.forms import ImportForm, JoinForm, NewGameForm, SupplyForm
 from scoring.http import HtmxHttpRequest, posted_whole, to_saved
@@ -173,7 +181,16 @@ def game_finish(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
         return redirect("game", game_id=game.pk)
     state = replay_game(game).state
     without_cards = [player for player in state.players if not state.holdings[player].objectives]
-    context = {"game": game, "revision": game.revision, "without_cards": without_cards, "round": state.round}
+    counted = counted_players(state)
+    # A quick count: every player counts their holdings; the end of round 1 is not entered there.
+    uncounted = [player for player in state.players if player not in counted] if counted else []
+    context = {
+        "game": game,
+        "revision": game.revision,
+        "without_cards": without_cards,
+        "uncounted": uncounted,
+        "round": 0 if counted else state.round,
+    }
     return render(request, "scoring/finish.html", context)
 
 
