@@ -92,11 +92,11 @@ def draw_result(title: str, headline: str, decider: str, lines: list[ImageLine],
         ACCENT,
         font=font("bold", 56, language),
     )
-    top = 164
+    top = 172
     if decider:
         face = font("regular", 26, language)
         draw.text((margin, top), _fit(draw, decider, face, WIDTH - 2 * margin), INK, font=face)
-        top += 46
+        top += 56
     row = min(96, (HEIGHT - 30 - top) // max(len(lines), 1))
     big = font("bold", min(40, row - 44), language)
     small = font("regular", min(22, row // 4), language)

@@ -134,4 +134,4 @@ def test_a_sheet_game_lists_its_players_by_rank(member_client: Client, group: Gr
     page = member_client.get(f"/games/{game.pk}/").content.decode()
     header = re.search(r"<thead>(.*?)</thead>", page, re.S)
     assert header is not None, page
-    assert re.findall(r'<th class="num[^"]*">([^<]+)</th>', header.group(1)) == ["Ann", "Cy", "Ben"]  # a shared place: the sheet's order
+    assert re.findall(r'<th class="num[^"]*">([^<]+)</th>', header.group(1)) == ["Ann", "Cy", "Ben"]
