@@ -366,8 +366,8 @@ def result_image(request: HtmxHttpRequest, token: str) -> HttpResponse:
         raise Http404
     result = replay_game(game)
     response = HttpResponse(result_png(result, game), content_type="image/png")
-    # Kept briefly: a member may turn the public result off, and the image must then stop being served.
-    response["Cache-Control"] = "private, max-age=60" if not game.public_result else "public, max-age=60"
+    # Not kept by caches: a member may turn the public result off, and the image must then stop being served.
+    response["Cache-Control"] = "no-cache"
     return response
 
 
