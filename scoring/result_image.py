@@ -115,5 +115,5 @@ def draw_result(title: str, headline: str, decider: str, lines: list[ImageLine],
             (margin + 108, y + row - 42), _fit(draw, line.parts, small, WIDTH - 2 * margin - 108), MUTED, font=small
         )
     out = io.BytesIO()
-    image.save(out, format="PNG", optimize=True)
+    image.save(out, format="PNG")  # optimize=True: 2 % smaller, twice the time
     return out.getvalue()
