@@ -70,6 +70,7 @@ def test_the_public_result_page_shows_nothing_else_of_the_group(group: Group) ->
     image = f"http://testserver/watch/{game.spectator_token}/result.png"
     assert f'<meta property="og:image" content="{image}">' in page
     assert '<meta property="og:description" content="Winner: Theo">' in page
+    assert '<meta name="robots" content="noindex">' in page  # shared by its link, never found by a search
 
 
 def test_the_result_image_is_a_png_for_chat_previews(group: Group) -> None:
