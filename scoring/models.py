@@ -96,6 +96,9 @@ class Game(models.Model):
     promos = models.BooleanField(_("promo tiles"), default=False)
     """Whether the Volcano and Beaver Dam tiles are in play (their events are offered)."""
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PLAYING)
+    public_result = models.BooleanField(_("public result"), default=True)
+    """Whether the spectator link shows the finished game's result to anyone who has it (a member may turn
+    it off: then the result page and its image are 404 for everyone but the group's members)."""
     revision = models.PositiveIntegerField(default=0)
     table_code = models.CharField(max_length=CODE_LENGTH, unique=True, default=new_table_code)
     spectator_token = models.CharField(max_length=32, unique=True, default=new_token)
@@ -103,9 +106,6 @@ class Game(models.Model):
     finished = models.DateTimeField(null=True, blank=True)
     winners = models.JSONField(default=list)
     """The winners' names once finished (a copy of the engine's result, for the group's history)."""
-    public_result = models.BooleanField(_("public result"), default=True)
-    """Whether the spectator link shows the finished game's result to anyone who has it (a member may turn
-    it off: then the result page and its image are 404 for everyone but the group's members)."""
     activity = models.PositiveIntegerField(default=0)
     """Counts changes that every phone shows but that are not the log: seats claimed or freed, entries
     started, moved on or ended. With ``revision`` it is the version of the live game fragment."""
