@@ -11,7 +11,7 @@ corrections on their player's, the end of round 1 on the first phone): it taps o
 controls found by their role and accessible name, scrolls a control into view when it is off screen, and
 never posts a form itself nor imports the record. With ``--one-phone`` every event is entered on the
 first phone (objective cards of the others through "Enter for …"). It ends the game (confirming on the finish page) and
-checks that the final scores (the ``#final`` table: Explorer, objectives, nuggets, total, rank per
+checks that the final scores (the ``#final`` table by rank: rank, Explorer, objectives, nuggets, total per
 player) equal what ``rules`` scores for the record.
 
 It prints JSON: the setup, each event and the end, then the totals, each with
@@ -577,11 +577,12 @@ def finish(robot: Robot) -> list[dict[str, int | str]]:
     robot.tap("link", "End the game and score it")
     robot.tap("button", "End the game and score it")
     rows = robot.page.locator("#final tbody tr")
-    keys = ("explorer_points", "objective_points", "nugget_points", "total", "rank")
+    keys = ("explorer_points", "objective_points", "nugget_points", "total")
     scores: list[dict[str, int | str]] = []
-    for number in range(rows.count()):
+    for number in range(rows.count()):  # by rank: the place, the name, then each part
         cells = [cell.strip() for cell in rows.nth(number).locator("td").all_inner_texts()]
-        scores.append({"name": cells[0]} | {key: int(value) for key, value in zip(keys, cells[1:], strict=True)})
+        parts = {key: int(value) for key, value in zip(keys, cells[2:], strict=True)}
+        scores.append({"name": cells[1], **parts, "rank": int(cells[0])})
     return scores
 
 
@@ -591,7 +592,8 @@ def expected_scores(path: Path) -> list[dict[str, int | str]]:
     if run.returncode:
         raise RulesError(run.stderr.strip())
     keys = ("name", "explorer_points", "objective_points", "nugget_points", "total", "rank")
-    return [{key: player[key] for key in keys} for player in json.loads(run.stdout)["players"]]
+    players = sorted(json.loads(run.stdout)["players"], key=lambda player: player["rank"])  # as the site lists them
+    return [{key: player[key] for key in keys} for player in players]
 
 
 def summary(parts: list[Counts], territories: list[Counts]) -> dict[str, Any]:

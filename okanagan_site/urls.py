@@ -59,6 +59,7 @@ urlpatterns = [
     path("games/<id:game_id>/code/", games.table_code_regenerate, name="table_code"),
     path("games/<id:game_id>/finish/", games.game_finish, name="game_finish"),
     path("games/<id:game_id>/reopen/", games.game_reopen, name="game_reopen"),
+    path("games/<id:game_id>/public/", games.public_result, name="public_result"),
     path("games/<id:game_id>/events/new/<str:kind>/", entry.event_new, name="event_new"),
     path("games/<id:game_id>/events/<id:index>/", entry.event_edit, name="event_edit"),
     path("games/<id:game_id>/events/<id:index>/delete/", games.event_delete, name="event_delete"),
@@ -70,4 +71,5 @@ urlpatterns = [
     path("join/<str:code>/", games.join, name="join_code"),
     path("watch/<str:token>/", games.watch, name="watch"),
     path("watch/<str:token>/live/", games.live, name="live"),
+    path("watch/<str:token>/result.png", games.result_image, name="result_image"),
 ]

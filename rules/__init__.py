@@ -37,7 +37,16 @@ from .cooper_island import parse_cooper_island, score_cooper_island
 from .documents import Result, score_document, score_sheet
 from .errors import CooperIslandError, RecordError, RulesError, SmallIslandsError
 from .explanation import Section, Step
-from .final_scoring import FinalScore, PlayerScore, explorer_sets, final_score, nugget_points, score_objective
+from .final_scoring import (
+    Decider,
+    FinalScore,
+    ObjectiveScore,
+    PlayerScore,
+    explorer_sets,
+    final_score,
+    nugget_points,
+    score_objective,
+)
 from .game import EventOutcome, GameState, new_game
 from .okanagan import OkanaganResult, score_okanagan, score_record
 from .reading import read_json
@@ -108,6 +117,7 @@ __all__ = [
     "Colour",
     "CooperIslandError",
     "Event",
+    "Decider",
     "FinalScore",
     "GameState",
     "EventOutcome",
@@ -118,6 +128,7 @@ __all__ = [
     "ObjectiveKind",
     "OkanaganResult",
     "Options",
+    "ObjectiveScore",
     "PlayerScore",
     "Record",
     "RecordError",

@@ -6,7 +6,7 @@ the same functions that score a whole game.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from .components import Building, Territory
@@ -23,10 +23,15 @@ from .territory import assess_influence
 
 @dataclass(frozen=True)
 class Ranking:
-    """A tie-break's answer: each player's place (competition ranking), and the steps."""
+    """A tie-break's answer: each player's place (competition ranking) from first to last, and the steps."""
 
     places: tuple[tuple[str, int], ...]
     steps: tuple[Step, ...] = field(default=())
+
+
+def by_place(places: Iterable[tuple[str, int]]) -> tuple[tuple[str, int], ...]:
+    """(name, place) pairs from first place to last; players who share a place keep their seat order."""
+    return tuple(sorted(places, key=lambda pair: pair[1]))
 
 
 def influence_ruling(
@@ -148,7 +153,7 @@ def okanagan_tie_break(scores: Mapping[str, tuple[int, int]]) -> Ranking:
         PlayerScore(name, {}, tokens, 0, 0, 0, (), 0, 0, total, rank)
         for (name, (total, tokens)), rank in zip(scores.items(), ranks, strict=True)
     ]
-    return Ranking(tuple(zip(scores, ranks, strict=True)), tuple(winner_steps(players)))
+    return Ranking(by_place(zip(scores, ranks, strict=True)), tuple(winner_steps(players)))
 
 
 def small_islands_tie_break(players: Sequence[tuple[str, int, int, int]], last_tile_by: str | None) -> Ranking:
@@ -165,13 +170,13 @@ def cooper_island_tie_break(players: Sequence[tuple[str, int, int]]) -> Ranking:
     settlers = tuple(Settler(name, 0, (0, 0), {}, total, {}, 0, empty) for name, total, empty in players)
     result = score_cooper_island_sheet(settlers)
     return Ranking(
-        tuple((score.name, score.rank) for score in result.players),
+        by_place((score.name, score.rank) for score in result.players),
         tuple(step for step in result.steps if step.rule == "cooper_island.tie"),
     )
 
 
 def _sheet_ranking(result: SheetResult, components: str) -> Ranking:
     return Ranking(
-        tuple((score.name, score.rank) for score in result.players),
+        by_place((score.name, score.rank) for score in result.players),
         tuple(step for step in result.steps if step.rule != components),
     )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
+from enum import Enum
 
 from .components import (
     EXPLORER_POINTS_PER_SET,
@@ -122,6 +123,8 @@ class PlayerScore:
     nugget_points: int
     total: int
     rank: int
+    nugget_place: int = 0
+    """The player's place on the gold-nugget ladder (1: the most nuggets; tied players share a place)."""
 
     def to_json(self) -> dict[str, object]:
         """The player's entry in the result's ``players``."""
@@ -140,6 +143,17 @@ class PlayerScore:
         }
 
 
+class Decider(Enum):
+    """What decided the winner: the rule the winner's step cites, as data for the pages."""
+
+    POINTS = "points"
+    """One player has the most VP."""
+    TOKENS = "tokens"
+    """Players tied on VP; the one holding the most tokens wins (the printed tie-break)."""
+    SHARED = "shared"
+    """Players tied on VP and on tokens: they share the victory."""
+
+
 @dataclass(frozen=True)
 class FinalScore:
     """Every player's score in seat order, the winners, and the explanation."""
@@ -147,6 +161,15 @@ class FinalScore:
     players: tuple[PlayerScore, ...]
     winners: tuple[str, ...]
     steps: tuple[Step, ...]
+    decided_by: Decider = Decider.POINTS
+    """Whether the most VP decided, or the tie-break on tokens (won or shared)."""
+    tied: tuple[str, ...] = ()
+    """The players tied on the most VP when the tie-break was needed (seat order), else empty."""
+
+    @property
+    def by_rank(self) -> tuple[PlayerScore, ...]:
+        """The players from first to last place; players who share a place stay in seat order."""
+        return tuple(sorted(self.players, key=lambda score: score.rank))
 
 
 def final_score(state: GameState) -> FinalScore:
@@ -156,7 +179,11 @@ def final_score(state: GameState) -> FinalScore:
     )
     unranked = [_score_player(state, player, nugget_values[player]) for player in state.players]
     ranks = competition_ranks([(score.total, score.tokens) for score in unranked])
-    players = tuple(replace(score, rank=rank) for score, rank in zip(unranked, ranks, strict=True))
+    ladder = competition_ranks([(score.nuggets,) for score in unranked])
+    players = tuple(
+        replace(score, rank=rank, nugget_place=place)
+        for score, rank, place in zip(unranked, ranks, ladder, strict=True)
+    )
     steps: list[Step] = []
     for score in players:
         steps.append(
@@ -175,7 +202,19 @@ def final_score(state: GameState) -> FinalScore:
         steps.append(Step("okanagan.score.shared_tokens", _("A token counts for every card it fits.")))
     steps.extend(nugget_steps)
     steps.extend(winner_steps(players))
-    return FinalScore(players, tuple(score.name for score in players if score.rank == 1), tuple(steps))
+    decided_by, tied = decider(players)
+    winners = tuple(score.name for score in players if score.rank == 1)
+    return FinalScore(players, winners, tuple(steps), decided_by, tied)
+
+
+def decider(players: Sequence[PlayerScore]) -> tuple[Decider, tuple[str, ...]]:
+    """What decided the winner among ``players`` (ranked), and who was tied on the most VP if it was a tie."""
+    best = max(score.total for score in players)
+    top = tuple(score.name for score in players if score.total == best)
+    if len(top) == 1:
+        return Decider.POINTS, ()
+    winners = [score for score in players if score.rank == 1]
+    return (Decider.TOKENS if len(winners) == 1 else Decider.SHARED), top
 
 
 def _score_player(state: GameState, player: str, nugget_value: int) -> PlayerScore:

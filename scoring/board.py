@@ -11,17 +11,20 @@ from django.urls import reverse
 from django.utils.translation import get_language, gettext, ngettext
 
 from rules import (
+    Decider,
     GameState,
     NuggetLadder,
+    ObjectiveScore,
     OkanaganResult,
     Options,
+    PlayerScore,
     RecordError,
     Reward,
     Territory,
     explorer_sets,
     score_sheet,
 )
-from rules.components import BUILDINGS_PER_ROUND
+from rules.components import BUILDINGS_PER_ROUND, OBJECTIVE_POINTS
 from rules.okanagan import event_section
 from rules.record import HoldingsEvent, ObjectivesEvent
 
@@ -31,6 +34,7 @@ from .entry import EVENT_KINDS, PROMO_KINDS
 from .log import replay_game
 from .models import SEAT_COLOURS, Game
 from .phones import known_phone, my_seat
+from .result_image import ImageLine, draw_result
 from .stats import OKANAGAN_PARTS
 from .wording import LABELS, explain
 
@@ -161,11 +165,11 @@ def game_context(request: HttpRequest, game: Game, *, member: bool, spectator: b
         "entering": drafts.entering(game, "" if spectator else known_phone(request)) if game.is_playing else [],
         "final": None if game.is_playing else final_context(result),
     }
+    context["watch_url"] = request.build_absolute_uri(reverse("watch", args=[game.spectator_token]))
+    if not game.is_playing:
+        context["image_url"] = request.build_absolute_uri(reverse("result_image", args=[game.spectator_token]))
     if not spectator:
-        context |= {
-            "join_url": request.build_absolute_uri(reverse("join_code", args=[game.table_code])),
-            "watch_url": request.build_absolute_uri(reverse("watch", args=[game.spectator_token])),
-        }
+        context["join_url"] = request.build_absolute_uri(reverse("join_code", args=[game.table_code]))
     return context
 
 
@@ -227,21 +231,79 @@ def live_etag(game_id: int, revision: int, activity: int, *, whole_log: bool = F
     return f"{game_id}.{revision}.{activity}.{get_language()}{'.all' if whole_log else ''}"
 
 
+@dataclass(frozen=True)
+class FinalLine:
+    """One player of the final result, in rank order: their score part by part and their seat's colour."""
+
+    score: PlayerScore
+    colour: str
+    cards: tuple[tuple[ObjectiveScore, int], ...]
+    """Each objective card scored, with the VP a set of it is worth."""
+
+
+def final_lines(result: OkanaganResult) -> list[FinalLine]:
+    """Each player from first place to last, with their seat's colour and their cards' value per set."""
+    seats = {player: SEAT_COLOURS[position % len(SEAT_COLOURS)] for position, player in enumerate(result.state.players)}
+    return [
+        FinalLine(
+            score,
+            seats[score.name],
+            tuple((objective, OBJECTIVE_POINTS[objective.card.kind]) for objective in score.objectives),
+        )
+        for score in result.final.by_rank
+    ]
+
+
 def final_context(result: OkanaganResult) -> dict[str, object]:
-    """The final scores: each part per player, the winners, the final scoring's explanation, a chart."""
-    players = result.final.players
+    """The final result: the players by rank (each part, their objective cards, Explorer sets and place on the
+    nugget ladder), the winners, what decided, the final scoring's explanation and a chart."""
+    final = result.final
+    by_rank = final.by_rank
     chart = stacked(
         gettext("Score breakdown"),
-        [(score.name, [getattr(score, part) for part in OKANAGAN_PARTS]) for score in players],
+        [(score.name, [getattr(score, part) for part in OKANAGAN_PARTS]) for score in by_rank],
         [str(LABELS[f"component:{part}"]) for part in OKANAGAN_PARTS],
     )
-    return {"players": players, "winners": result.final.winners, "section": result.sections[-1], "chart": chart}
+    section = result.sections[-1]
+    return {
+        "players": by_rank,
+        "lines": final_lines(result),
+        "winners": final.winners,
+        "decided_by": final.decided_by.value,
+        "decider": explain(section.steps[-1]) if section.steps else "",
+        "section": section,
+        "chart": chart,
+    }
+
+
+def winners_line(winners: tuple[str, ...]) -> str:
+    """The winners' line ("Winner: Ann", "Shared win: Ann, Ben") in the reader's language."""
+    return ngettext("Winner: %(names)s", "Shared win: %(names)s", len(winners)) % {"names": ", ".join(winners)}
+
+
+def result_png(result: OkanaganResult, game: Game) -> bytes:
+    """The result as a PNG for a chat's link preview: the winners, what decided, each player by rank."""
+    lines = [
+        ImageLine(
+            line.score.rank,
+            line.score.name,
+            line.colour,
+            ngettext("%(points)d VP", "%(points)d VP", line.score.total) % {"points": line.score.total},
+            " · ".join(f"{LABELS[f'component:{part}']} {getattr(line.score, part)}" for part in OKANAGAN_PARTS),
+        )
+        for line in final_lines(result)
+    ]
+    title = f"Okanagan · {game.finished or game.created:%Y-%m-%d}"
+    steps = result.sections[-1].steps
+    decider = explain(steps[-1]) if result.final.decided_by is not Decider.POINTS and steps else ""
+    return draw_result(title, winners_line(result.final.winners), decider, lines, get_language() or "en")
 
 
 def sheet_context(game: Game) -> dict[str, object]:
-    """A Small Islands or Cooper Island game: each component per player, the winners, the explanation."""
+    """A Small Islands or Cooper Island game: each component per player from first place to last (players who
+    share a place in sheet order), the winners, the explanation."""
     result = score_sheet(game.sheet)
-    rows = [score.to_json() for score in result.players]
+    rows = [score.to_json() for score in sorted(result.players, key=lambda score: score.rank)]
     columns = [key for key in rows[0] if key not in {"name", "total", "rank"}] if rows else []
     chart = stacked(
         gettext("Score breakdown"),

@@ -100,6 +100,9 @@ class Game(models.Model):
     promos = models.BooleanField(_("promo tiles"), default=False)
     """Whether the Volcano and Beaver Dam tiles are in play (their events are offered)."""
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PLAYING)
+    public_result = models.BooleanField(_("public result"), default=True)
+    """Whether the spectator link shows the finished game's result to anyone who has it (a member may turn
+    it off: then the result page and its image are 404 for everyone but the group's members)."""
     revision = models.PositiveIntegerField(default=0)
     table_code = models.CharField(max_length=CODE_LENGTH, unique=True, default=new_table_code)
     spectator_token = models.CharField(max_length=32, unique=True, default=new_token)

@@ -8,7 +8,7 @@ from collections.abc import Callable
 import segno
 from django.contrib import messages
 from django.db import transaction
-from django.db.models import QuerySet
+from django.db.models import F, QuerySet
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -32,6 +32,7 @@ from scoring.board import (
     just_saved,
     live_etag,
     redraw_due,
+    result_png,
     sheet_context,
     wants_whole_log,
 )
@@ -327,9 +328,20 @@ def join(request: HtmxHttpRequest, code: str = "") -> HttpResponse:
 
 @require_safe
 def watch(request: HtmxHttpRequest, token: str) -> HttpResponse:
-    """The spectator's read-only view."""
-    game = get_object_or_404(_games(), spectator_token=token)
+    """The spectator's read-only view; once the game is over, its public result page (unless a member turned
+    it off: then only the group's members see it)."""
+    game = _watched(request, token)
     return render(request, "scoring/watch.html", game_context(request, game, member=False, spectator=True))
+
+
+def _watched(request: HtmxHttpRequest, token: str) -> Game:
+    """The game of a spectator link: 404 for a finished game whose result is not public, but to its members."""
+    game = get_object_or_404(_games(), spectator_token=token)
+    if not game.is_okanagan:
+        raise Http404  # a score sheet has no spectator page
+    if not game.is_playing and not game.public_result and not is_member(request, game):
+        raise Http404
+    return game
 
 
 def _live_etag(request: HtmxHttpRequest, token: str) -> str | None:
@@ -342,16 +354,44 @@ def _live_etag(request: HtmxHttpRequest, token: str) -> str | None:
 def live(request: HtmxHttpRequest, token: str) -> HttpResponse:
     """The live part of the game page (``?view=game``: for the phones at the table) or of the spectator
     page, that every phone polls; unchanged, it is a 304 after one indexed query."""
-    game = get_object_or_404(_games(), spectator_token=token)
     if request.GET.get("view") == "game":
+        game = get_object_or_404(_games(), spectator_token=token)
         member = is_member(request, game)
         if not member and not has_joined(request, game):
             raise Http404  # a phone that left the table (new code): nothing to swap in
         response = render(request, "scoring/game.html#game", game_context(request, game, member=member))
     else:
+        game = _watched(request, token)
         response = render(request, "scoring/watch.html#live", game_context(request, game, member=False, spectator=True))
     response["Cache-Control"] = "no-cache"
     return response
+
+
+@require_safe
+def result_image(request: HtmxHttpRequest, token: str) -> HttpResponse:
+    """The finished game's result as a PNG for a chat's link preview, in the reader's language; 404 while the
+    game is on, and where its result page is."""
+    game = _watched(request, token)
+    if game.is_playing:
+        raise Http404
+    result = replay_game(game)
+    response = HttpResponse(result_png(result, game), content_type="image/png")
+    # Not kept by caches: a member may turn the public result off, and the image must then stop being served.
+    response["Cache-Control"] = "no-cache"
+    return response
+
+
+@require_POST
+def public_result(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
+    """A member turns the finished game's public result page (its spectator link and image) on or off."""
+    game = okanagan_game(game_for_member(request, game_id))
+    public = request.POST.get("public") == "1"
+    Game.objects.filter(pk=game.pk).update(public_result=public, activity=F("activity") + 1)
+    if public:
+        messages.success(request, _("The result is public: anyone with its link can see it."))
+    else:
+        messages.success(request, _("The result is no longer public: its link works only for the group's members."))
+    return redirect(reverse("game", args=[game.pk]) + "#share-result")
 
 
 def _games() -> QuerySet[Game]:

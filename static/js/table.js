@@ -4,6 +4,10 @@
 "use strict";
 
 document.addEventListener("click", async (event) => {
+  if (event.target.closest("[data-print]")) {
+    window.print(); // the page's print layout shows the result alone (static/css/site.css, @media print)
+    return;
+  }
   const button = event.target.closest("[data-copy], [data-share]");
   if (!button) return;
   if (button.dataset.share !== undefined) {
@@ -27,6 +31,7 @@ function showWhatThisBrowserCanDo() {
   const canCopy = navigator.clipboard !== undefined && window.isSecureContext;
   for (const button of document.querySelectorAll("[data-share]")) button.hidden = !canShare;
   for (const button of document.querySelectorAll("[data-copy]")) button.hidden = !canCopy;
+  for (const button of document.querySelectorAll("[data-print]")) button.hidden = typeof window.print !== "function";
 }
 
 let wakeLock = null;

@@ -273,8 +273,8 @@ def test_a_whole_two_player_game_to_the_final_scores(live_server: Any, phone: An
     final = phone.locator("#final")
     expect(final).to_contain_text("Winner: Ann")
     rows = final.locator("tbody tr")
-    expect(rows.nth(0).locator("td")).to_have_text(["Ann", "0", "6", "10", "16", "1"])
-    expect(rows.nth(1).locator("td")).to_have_text(["Ben", "0", "0", "10", "10", "2"])
+    expect(rows.nth(0).locator("td")).to_have_text(["1", "Ann", "0", "6", "10", "16"])  # by rank, the place first
+    expect(rows.nth(1).locator("td")).to_have_text(["2", "Ben", "0", "0", "10", "10"])
     assert fits(phone)
     game = Game.objects.get()
     assert game.winners == ["Ann"]

@@ -82,7 +82,7 @@ def test_sets_of_the_final_scoring_example() -> None:
 
 def test_end_of_game_ties_go_to_tokens_then_are_shared() -> None:
     ranking = okanagan_tie_break({"Ann": (40, 9), "Ben": (40, 11), "Cy": (38, 20)})
-    assert ranking.places == (("Ann", 2), ("Ben", 1), ("Cy", 3))
+    assert ranking.places == (("Ben", 1), ("Ann", 2), ("Cy", 3))
     assert ranking.steps[0].rule == "okanagan.winner.tokens"
     shared = okanagan_tie_break({"Ann": (40, 9), "Ben": (40, 9)})
     assert shared.places == (("Ann", 1), ("Ben", 1)) and "share the victory" in shared.steps[0].text
@@ -90,7 +90,7 @@ def test_end_of_game_ties_go_to_tokens_then_are_shared() -> None:
 
 def test_small_islands_ties_go_to_houses_ports_then_the_last_tile() -> None:
     ranking = small_islands_tie_break([("Ann", 40, 7, 3), ("Ben", 40, 7, 3), ("Cy", 40, 8, 0)], "Ben")
-    assert ranking.places == (("Ann", 3), ("Ben", 2), ("Cy", 1))
+    assert ranking.places == (("Cy", 1), ("Ben", 2), ("Ann", 3))
     assert [step.rule for step in ranking.steps] == [
         "small_islands.tie.houses",
         "small_islands.tie.ports",
@@ -100,5 +100,5 @@ def test_small_islands_ties_go_to_houses_ports_then_the_last_tile() -> None:
 
 def test_cooper_island_ties_go_to_fewer_empty_spaces() -> None:
     ranking = cooper_island_tie_break([("Ann", 50, 3), ("Ben", 50, 1)])
-    assert ranking.places == (("Ann", 2), ("Ben", 1))
+    assert ranking.places == (("Ben", 1), ("Ann", 2))
     assert texts(ranking.steps) == ["Ann, Ben are tied; next, fewer empty spaces: Ann 3, Ben 1."]

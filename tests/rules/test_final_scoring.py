@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from rules import ObjectiveKind, Reward, explorer_sets, nugget_points, score_objective
+from rules import Decider, ObjectiveKind, Reward, explorer_sets, nugget_points, score_objective
 from rules.record import NuggetLadder, ObjectiveCard
 from tests.rules.builders import give, player, record, score
 
@@ -107,3 +107,18 @@ def test_every_total_is_the_sum_of_its_parts() -> None:
     result = score(record(give("Ann", nuggets=2, blue_circle=1, green_circle=1, yellow_circle=1, black_circle=1)))
     for entry in result.to_json()["players"]:
         assert entry["total"] == entry["explorer_points"] + entry["objective_points"] + entry["nugget_points"]
+
+
+def test_the_result_says_what_decided_as_data() -> None:
+    assert score(record(give("Ann", nuggets=1), players=("Ann", "Ben"))).final.decided_by is Decider.POINTS
+    by_tokens = score(record(give("Ann", blue_circle=2), give("Ben", green_circle=1), players=("Ann", "Ben"))).final
+    assert (by_tokens.decided_by, by_tokens.tied) == (Decider.TOKENS, ("Ann", "Ben"))
+    shared = score(record(give("Ann", blue_circle=1), give("Ben", green_circle=1), players=("Ann", "Ben", "Cy"))).final
+    assert (shared.decided_by, shared.tied) == (Decider.SHARED, ("Ann", "Ben", "Cy"))  # Cy, with fewer tokens, is 3rd
+
+
+def test_the_players_by_rank_and_their_places_on_the_nugget_ladder() -> None:
+    final = score(record(give("Cy", nuggets=2), give("Ben", nuggets=1), players=("Ann", "Ben", "Cy"))).final
+    assert [(entry.name, entry.rank) for entry in final.by_rank] == [("Cy", 1), ("Ben", 2), ("Ann", 3)]
+    assert [entry.nugget_place for entry in final.players] == [3, 2, 1]
+    assert [entry.name for entry in final.players] == ["Ann", "Ben", "Cy"]  # the seat order stays

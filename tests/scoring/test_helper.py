@@ -76,3 +76,10 @@ def test_a_ruling_speaks_the_readers_language(client: Client) -> None:
     page = client.get(f"/helper/sets/?{CALCULATORS['sets'].example}", HTTP_ACCEPT_LANGUAGE="zh-hant").content.decode()
     assert "這些標記：探險家組 2 組 × 4 = 8 分。" in page
     assert "這些標記：獎勵系列卡（綠色圓形, 藍色圓形, 黃色圓形）：2 × 7 = 14 分。" in page
+
+
+@pytest.mark.parametrize("slug", ["okanagan-tie", "small-islands-tie", "cooper-island-tie"])
+def test_a_tie_ruling_lists_the_places_from_first_to_last(client: Client, slug: str) -> None:
+    # Each example's second player wins the tie: the ruling lists them first ("1. Ben", then "2. Ann").
+    page = client.get(f"/helper/{slug}/?{CALCULATORS[slug].example}").content.decode()
+    assert "<li><strong>1.</strong> Ben</li><li><strong>2.</strong> Ann</li>" in page

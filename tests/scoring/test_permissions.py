@@ -73,6 +73,7 @@ MATRIX = [
     ("get", "/games/{game}/finish/", MEMBERS_ONLY),
     ("post", "/games/{game}/finish/", redirects(MEMBERS_ONLY)),
     ("post", "/games/{game}/reopen/", redirects(MEMBERS_ONLY)),
+    ("post", "/games/{game}/public/", redirects(MEMBERS_ONLY)),
     ("get", "/games/{game}/events/new/territory/", PLAYERS_ONLY),
     ("get", "/games/{game}/events/new/volcano/", PLAYERS_ONLY),
     ("get", "/games/{game}/events/0/", PLAYERS_ONLY),
@@ -89,6 +90,7 @@ MATRIX = [
     ("get", "/watch/{watch}/", EVERYONE),
     ("get", "/watch/{watch}/live/", EVERYONE),
     ("get", "/watch/{watch}/live/?view=game", PLAYERS_ONLY),
+    ("get", "/watch/{watch}/result.png", dict.fromkeys(PERSONAS, 404)),  # the game is on: no result yet
 ]
 
 
