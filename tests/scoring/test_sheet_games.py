@@ -15,6 +15,13 @@ from scoring.models import Game, Group
 ANN = {"prestige": "34", "discoveries": "3 5", "ship_placed": "on", "ports": "4", "houses": "7"}
 BEN = {"prestige": "30", "discoveries": "", "ports": "0", "houses": "8"}
 CY = {"prestige": "12", "discoveries": "1", "ports": "0", "houses": "3"}
+COOPER_ISLAND = {
+    "format": "cooper-island-sheet/1",
+    "players": [{"name": "Ann", "logbooks": 5, "spaces_past_logbook": [2, 3], "royal_orders": {"3": 6, "5": 4},
+                 "buildings": 7, "leftovers": {"coins": 3, "resources": 4, "cartographer": 2, "tiles": 1},
+                 "anchors": 2, "empty_spaces": 3}],
+}  # fmt: skip
+"""A scored sheet (``score-sheets.md``'s example)."""
 ZERO_CI = {key: "0" for key in ("logbooks", "sailed_1", "sailed_2", "buildings", "coins", "resources",
                                "cartographer", "tiles", "anchors", "empty_spaces")}  # fmt: skip
 ANN_CI = {**ZERO_CI, "logbooks": "5", "sailed_1": "2", "sailed_2": "3", "order_3": "6", "order_5": "4",
