@@ -149,7 +149,11 @@ class SmallIslandsLine(LineForm):
             return {}
         data = self.cleaned_data
         return {
-            "alexis": {"base": data["alexis_base"], "per_house": data["alexis_per_house"], "houses": data["alexis_houses"]}
+            "alexis": {
+                "base": data["alexis_base"],
+                "per_house": data["alexis_per_house"],
+                "houses": data["alexis_houses"],
+            }
         }
 
     @staticmethod
@@ -181,9 +185,7 @@ def tokens(raw: str) -> list[int]:
             )
         values.append(int(piece))
     if len(values) > DISCOVERY_TOKENS:
-        raise forms.ValidationError(
-            _("The box holds %(limit)d discovery tokens."), params={"limit": DISCOVERY_TOKENS}
-        )
+        raise forms.ValidationError(_("The box holds %(limit)d discovery tokens."), params={"limit": DISCOVERY_TOKENS})
     return values
 
 

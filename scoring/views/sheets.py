@@ -99,10 +99,15 @@ def sheet_line(request: HtmxHttpRequest, game_id: int, position: int) -> HttpRes
     status = 200
     form = line_form(game, seat)
     if request.method == "POST":
-        typed = {name: request.POST.get(name, "")[:LINE_LENGTH] for name in form.fields if name != "new_token"}
+        typed = {
+            name: request.POST.get(name, "")[:LINE_LENGTH].replace("\x00", "")
+            for name in form.fields
+            if name != "new_token"
+        }
         typed = {name: value for name, value in typed.items() if value != ""}
         form = line_form(game, seat, {**typed, "new_token": request.POST.get("new_token", "")})
-        if "add_token" in request.POST or "remove_token" in request.POST:
+        tokens_tapped = "add_token" in request.POST or "remove_token" in request.POST
+        if isinstance(form, SmallIslandsLine) and tokens_tapped:
             typed, error = _tokens_changed(request, typed)
             form = line_form(game, seat, typed)
             if error:

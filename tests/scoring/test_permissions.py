@@ -187,7 +187,12 @@ def test_the_matrix_covers_every_url() -> None:
         shape = route.replace("<id:group_id>", "{group}").replace("<id:game_id>", "{game}")
         shape = shape.replace("<id:profile_id>", "{profile}").replace("<id:user_id>", "{member}")
         shape = shape.replace("sheets/new/<str:kind>", "sheets/new/small_islands")
-        shape = shape.replace("<id:draft_id>", "{draft}").replace("<id:index>", "0").replace("<id:position>", "0").replace("<str:kind>", "territory")
+        shape = (
+            shape.replace("<id:draft_id>", "{draft}")
+            .replace("<id:index>", "0")
+            .replace("<id:position>", "0")
+            .replace("<str:kind>", "territory")
+        )
         shape = shape.replace("<slug:slug>", "influence")
         shape = shape.replace("<str:token>", "{invite}" if route.startswith("invite") else "{watch}")
         shape = "/" + shape.replace("<str:code>", "{code}")

@@ -9,8 +9,12 @@ from typing import Any
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from scoring.models import Game, Group
+
+from .test_fuzz_forms import ODD_TEXT
 
 ANN = {"prestige": "34", "discoveries": "3 5", "ship_placed": "on", "ports": "4", "houses": "7"}
 BEN = {"prestige": "30", "discoveries": "", "ports": "0", "houses": "8"}
@@ -148,6 +152,11 @@ def test_scoring_waits_for_every_line(member_client: Client, group: Group) -> No
     assert "Not every line is done yet: Ben." in member_client.get(f"/games/{game.pk}/").content.decode()
 
 
+def test_a_cooper_island_line_has_no_tokens_to_add(member_client: Client, group: Group) -> None:
+    game = start(member_client, group, "cooper_island", "Ann", "Ben")
+    assert line(member_client, game, 0, {"new_token": "x"}, add_token="1").status_code == 422
+
+
 def test_royal_orders_are_the_cards_in_play_and_a_card_taken_is_shown_taken(
     member_client: Client, group: Group
 ) -> None:
@@ -159,7 +168,9 @@ def test_royal_orders_are_the_cards_in_play_and_a_card_taken_is_shown_taken(
     assert "Taken by Ann" in ben
     refused = line(member_client, game, 1, {**ZERO_CI, "order_3": "2"})
     # The taken card's input is disabled in the page; a post for it anyway is refused at the card.
-    assert refused.status_code == 422 and "Card 3 holds one worker: it is already Ann&#x27;s." in refused.content.decode()
+    assert (
+        refused.status_code == 422 and "Card 3 holds one worker: it is already Ann&#x27;s." in refused.content.decode()
+    )
     line(member_client, game, 1, {**ZERO_CI, "order_1": "2", "empty_spaces": "4"})
     score(member_client, game)
     game.refresh_from_db()
@@ -274,3 +285,20 @@ def test_sheet_names_are_stored_in_normal_form_and_look_alikes_refused(member_cl
     assert twins.status_code == 422 and "would be the same player" in twins.content.decode()
     nobody = member_client.post(f"/groups/{group.pk}/sheets/new/small_islands/", {})
     assert nobody.status_code == 422
+
+
+LINE_KEYS = st.sampled_from(
+    [*ANN, *ANN_CI, "new_token", "add_token", "remove_token", "done", "alexis_base", "order_8", "last_tile_by"]
+)
+
+
+@pytest.mark.parametrize("kind", ["small_islands", "cooper_island"])
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.dictionaries(LINE_KEYS, ODD_TEXT, max_size=8))
+def test_odd_input_on_a_line_gets_an_answer_never_a_server_error(
+    member_client: Client, group: Group, kind: str, data: dict[str, str]
+) -> None:
+    game = group.games.filter(kind=kind).first() or start(member_client, group, kind, "Ann", "Ben", "Cy")
+    assert member_client.post(f"/games/{game.pk}/sheet/0/", data).status_code < 500
+    assert member_client.post(f"/games/{game.pk}/sheet/score/", data).status_code < 500
+    assert member_client.get(f"/games/{game.pk}/").status_code < 500
