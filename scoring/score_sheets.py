@@ -108,16 +108,19 @@ class SmallIslandsLine(LineForm):
     KIND = Game.Kind.SMALL_ISLANDS
 
     prestige = count(_("Prestige points"))
-    discoveries = forms.CharField(label=_("Discovery tokens"), required=False, max_length=200)
-    new_token = forms.IntegerField(label=_("Value of a discovery token"), min_value=0, max_value=HIGH, required=False)
+    discoveries = forms.CharField(
+        label=_("Discovery tokens: their values"),
+        required=False,
+        max_length=200,
+        help_text=_("One number per token, with spaces: 3 5 2. Empty if none."),
+    )
     ship_placed = forms.BooleanField(label=_("My ship tile is on the table"), required=False)
     ports = count(_("Ports around my ship"), MAX_PORTS)
     houses = count(_("Houses placed"), HOUSES)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["new_token"].widget.attrs.update(inputmode="numeric", min=0, max=HIGH, **{"data-stepper": ""})
-        self.fields["discoveries"].widget = forms.HiddenInput()
+        self.fields["discoveries"].widget.attrs.update(autocomplete="off", inputmode="text")
         if self.players == 1:
             self.fields["alexis_base"] = count(_("Alexis: base score"))
             self.fields["alexis_per_house"] = count(_("Alexis: points per house"))
@@ -125,14 +128,6 @@ class SmallIslandsLine(LineForm):
 
     def clean_discoveries(self) -> list[int]:
         return tokens(str(self.cleaned_data.get("discoveries") or ""))
-
-    def token_values(self) -> list[str]:
-        """The tokens added so far, as typed (shown as chips, each with its remove button)."""
-        return self.token_values_of(str(self.data.get("discoveries", "")) if self.is_bound else "")
-
-    @staticmethod
-    def token_values_of(raw: str) -> list[str]:
-        return [piece for piece in TOKEN_SPLIT.split(raw) if piece]
 
     def entry(self) -> dict[str, Any]:
         data = self.cleaned_data
@@ -168,7 +163,7 @@ class SmallIslandsLine(LineForm):
 
     def groups(self) -> list[tuple[str, list[forms.BoundField]]]:
         solo = [self[name] for name in ("alexis_base", "alexis_per_house", "alexis_houses") if name in self.fields]
-        main = [self[name] for name in ("prestige", "ship_placed", "ports", "houses")]
+        main = [self[name] for name in ("prestige", "discoveries", "ship_placed", "ports", "houses")]
         return [("", main), (gettext("Solo against Alexis"), solo)] if solo else [("", main)]
 
 

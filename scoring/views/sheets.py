@@ -18,7 +18,6 @@ from scoring.models import Game, Seat
 from scoring.phones import my_seat
 from scoring.score_sheets import (
     LINE_FORMS,
-    SmallIslandsLine,
     SheetPlayersForm,
     assemble,
     line_form,
@@ -89,8 +88,8 @@ def _game_in_progress(request: HtmxHttpRequest, game_id: int) -> Game:
 
 @require_http_methods(["GET", "POST"])
 def sheet_line(request: HtmxHttpRequest, game_id: int, position: int) -> HttpResponse:
-    """One player's line: counts with − and +, discovery tokens added one value at a time, royal orders as the
-    cards in play. "Done" checks and saves it; the phone then goes to the next line still to fill in (one phone
+    """One player's line: counts with − and +, discovery tokens as their values, royal orders as the cards in
+    play. "Done" checks and saves it; the phone then goes to the next line still to fill in (one phone
     filling every line) or back to the game page."""
     game = _game_in_progress(request, game_id)
     if not game.is_playing:
@@ -105,16 +104,8 @@ def sheet_line(request: HtmxHttpRequest, game_id: int, position: int) -> HttpRes
             if name != "new_token"
         }
         typed = {name: value for name, value in typed.items() if value != ""}
-        form = line_form(game, seat, {**typed, "new_token": request.POST.get("new_token", "")})
-        tokens_tapped = "add_token" in request.POST or "remove_token" in request.POST
-        if isinstance(form, SmallIslandsLine) and tokens_tapped:
-            typed, error = _tokens_changed(request, typed)
-            form = line_form(game, seat, typed)
-            if error:
-                form.add_error("new_token", error)
-                status = 422
-            _keep(game, seat, typed, done=False)
-        elif form.is_valid():
+        form = line_form(game, seat, typed)
+        if form.is_valid():
             _keep(game, seat, typed, done=True)
             return redirect(_after_line(request, game, seat))
         else:
@@ -122,22 +113,7 @@ def sheet_line(request: HtmxHttpRequest, game_id: int, position: int) -> HttpRes
             status = 422
     context = {"game": game, "seat": seat, "form": form, "me": my_seat(request, game), "can_enter": True}
     context["next_seat"] = _next_line(game, seat)
-    template = "scoring/sheet_line.html#line" if request.htmx else "scoring/sheet_line.html"
-    return render(request, template, context, status=status)
-
-
-def _tokens_changed(request: HtmxHttpRequest, typed: dict[str, str]) -> tuple[dict[str, str], str]:
-    """The line with a discovery token added (``add_token``) or removed (``remove_token``: its place)."""
-    values = SmallIslandsLine.token_values_of(typed.get("discoveries", ""))
-    if "remove_token" in request.POST:
-        place = request.POST["remove_token"]
-        if place.isdigit() and int(place) < len(values):
-            del values[int(place)]
-        return {**typed, "discoveries": " ".join(values)}, ""
-    added = request.POST.get("new_token", "").strip()
-    if not (added.isascii() and added.isdigit() and int(added) <= 999):
-        return typed, _("Enter the token's value: a whole number, such as 3.")
-    return {**typed, "discoveries": " ".join([*values, str(int(added))])}, ""
+    return render(request, "scoring/sheet_line.html", context, status=status)
 
 
 def _keep(game: Game, seat: Seat, typed: dict[str, str], *, done: bool) -> None:

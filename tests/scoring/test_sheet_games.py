@@ -103,16 +103,18 @@ def test_a_malformed_value_is_an_error_at_its_field_never_a_zero(
     assert not seat.line_done and seat.line.get(field, "") == typed  # kept as typed, to correct it
 
 
-def test_discovery_tokens_are_added_and_removed_one_value_at_a_time(member_client: Client, group: Group) -> None:
+def test_discovery_tokens_are_their_values_each_checked(member_client: Client, group: Group) -> None:
     game = start(member_client, group, "small_islands", "Ann", "Ben")
-    line(member_client, game, 0, {**ANN, "discoveries": "", "new_token": "3"}, add_token="1")
-    line(member_client, game, 0, {**ANN, "discoveries": "3", "new_token": "5"}, add_token="1")
-    page = line(member_client, game, 0, {**ANN, "discoveries": "3 5", "new_token": "2"}, add_token="1")
-    assert game.seats.get(position=0).line["discoveries"] == "3 5 2" and "Add this token" in page.content.decode()
-    line(member_client, game, 0, {**ANN, "discoveries": "3 5 2"}, remove_token="2")
-    assert game.seats.get(position=0).line["discoveries"] == "3 5"
-    bad = line(member_client, game, 0, {**ANN, "discoveries": "3 5", "new_token": "lots"}, add_token="1")
-    assert bad.status_code == 422 and "Enter the token&#x27;s value" in bad.content.decode()
+    line(member_client, game, 0, {**ANN, "discoveries": " 3,5  2 "})
+    line(member_client, game, 1, BEN)
+    score(member_client, game)
+    game.refresh_from_db()
+    assert game.sheet["players"][0]["discoveries"] == [3, 5, 2]
+    game = start(member_client, group, "small_islands", "Ann", "Ben")
+    refused = line(member_client, game, 0, {**ANN, "discoveries": "3-6"})
+    assert refused.status_code == 422 and "“3-6” is not a token value" in refused.content.decode()
+    many = line(member_client, game, 0, {**ANN, "discoveries": "1 " * 13})
+    assert "The box holds 12 discovery tokens." in many.content.decode()
 
 
 def test_the_last_tile_is_asked_only_when_it_decides_naming_the_tied_players(
@@ -150,11 +152,6 @@ def test_scoring_waits_for_every_line(member_client: Client, group: Group) -> No
     game.refresh_from_db()
     assert game.is_playing
     assert "Not every line is done yet: Ben." in member_client.get(f"/games/{game.pk}/").content.decode()
-
-
-def test_a_cooper_island_line_has_no_tokens_to_add(member_client: Client, group: Group) -> None:
-    game = start(member_client, group, "cooper_island", "Ann", "Ben")
-    assert line(member_client, game, 0, {"new_token": "x"}, add_token="1").status_code == 422
 
 
 def test_royal_orders_are_the_cards_in_play_and_a_card_taken_is_shown_taken(
@@ -288,7 +285,7 @@ def test_sheet_names_are_stored_in_normal_form_and_look_alikes_refused(member_cl
 
 
 LINE_KEYS = st.sampled_from(
-    [*ANN, *ANN_CI, "new_token", "add_token", "remove_token", "done", "alexis_base", "order_8", "last_tile_by"]
+    [*ANN, *ANN_CI, "done", "alexis_base", "order_8", "last_tile_by"]
 )
 
 
