@@ -201,7 +201,7 @@ class CooperIslandLine(LineForm):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         for card in self.cards():
-            field = count(gettext("Royal order %(card)d: its points") % {"card": card})
+            field = count(gettext("Card %(card)d") % {"card": card})
             field.required = False  # a card this player does not hold
             field.help_text = gettext("Taken by %(name)s") % {"name": self.taken[card]} if card in self.taken else ""
             if card in self.taken:
@@ -253,7 +253,7 @@ class CooperIslandLine(LineForm):
     def groups(self) -> list[tuple[str, list[forms.BoundField]]]:
         parts = (
             ("", ("logbooks", "sailed_1", "sailed_2")),
-            (gettext("Royal orders"), tuple(f"order_{card}" for card in self.cards())),
+            (gettext("Royal orders: the points of each card you hold"), tuple(f"order_{card}" for card in self.cards())),
             ("", ("buildings",)),
             (gettext("Left over (1 point per full 5)"), LEFTOVERS),
             ("", ("anchors", "empty_spaces")),

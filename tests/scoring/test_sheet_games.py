@@ -159,7 +159,7 @@ def test_royal_orders_are_the_cards_in_play_and_a_card_taken_is_shown_taken(
 ) -> None:
     game = start(member_client, group, "cooper_island", "Ann", "Ben")
     form = member_client.get(f"/games/{game.pk}/sheet/0/").content.decode()
-    assert "Royal order 7: its points" in form and "Royal order 8" not in form  # card 8 is out with 2 players
+    assert 'for="id_order_7">Card 7<' in form and "id_order_8" not in form  # card 8 is out with 2 players
     line(member_client, game, 0, ANN_CI)
     ben = member_client.get(f"/games/{game.pk}/sheet/1/").content.decode()
     assert "Taken by Ann" in ben
