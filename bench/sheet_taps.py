@@ -89,7 +89,9 @@ class Phone:
             before = self.page.evaluate("window.scrollY")
             target.scroll_into_view_if_needed()
             if not target.evaluate(IN_VIEW):  # under the sticky button: a little further
-                self.page.evaluate("(e) => window.scrollBy(0, e.getBoundingClientRect().top - 200)", target.element_handle())
+                self.page.evaluate(
+                    "(e) => window.scrollBy(0, e.getBoundingClientRect().top - 200)", target.element_handle()
+                )
             self.counts["scrolls"] += 1
             self.counts["scrolled_px"] += abs(int(self.page.evaluate("window.scrollY")) - int(before))
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django import forms
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from rules import (
@@ -180,7 +180,15 @@ def tokens(raw: str) -> list[int]:
             )
         values.append(int(piece))
     if len(values) > DISCOVERY_TOKENS:
-        raise forms.ValidationError(_("The box holds %(limit)d discovery tokens."), params={"limit": DISCOVERY_TOKENS})
+        limit = {"limit": DISCOVERY_TOKENS}
+        raise forms.ValidationError(
+            ngettext(
+                "The box holds %(limit)d discovery token.",
+                "The box holds %(limit)d discovery tokens.",
+                DISCOVERY_TOKENS,
+            )
+            % limit
+        )
     return values
 
 
@@ -253,7 +261,10 @@ class CooperIslandLine(LineForm):
     def groups(self) -> list[tuple[str, list[forms.BoundField]]]:
         parts = (
             ("", ("logbooks", "sailed_1", "sailed_2")),
-            (gettext("Royal orders: the points of each card you hold"), tuple(f"order_{card}" for card in self.cards())),
+            (
+                gettext("Royal orders: the points of each card you hold"),
+                tuple(f"order_{card}" for card in self.cards()),
+            ),
             ("", ("buildings",)),
             (gettext("Left over (1 point per full 5)"), LEFTOVERS),
             ("", ("anchors", "empty_spaces")),
@@ -265,7 +276,10 @@ LINE_FORMS: dict[str, type[LineForm]] = {
     Game.Kind.SMALL_ISLANDS: SmallIslandsLine,
     Game.Kind.COOPER_ISLAND: CooperIslandLine,
 }
-FORMATS = {Game.Kind.SMALL_ISLANDS: "small-islands-sheet/1", Game.Kind.COOPER_ISLAND: "cooper-island-sheet/1"}
+FORMATS: dict[str, str] = {
+    Game.Kind.SMALL_ISLANDS: "small-islands-sheet/1",
+    Game.Kind.COOPER_ISLAND: "cooper-island-sheet/1",
+}
 
 
 def held_cards(seats: Sequence[Seat], but: Seat | None = None) -> dict[int, str]:

@@ -15,7 +15,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import condition, require_http_methods, require_POST, require_safe
 
-from rules import NuggetLadder, Options, RecordError, RulesError, parse_record
+from rules import NuggetLadder, Options, RecordError, parse_record
 from scoring import drafts
 from scoring.access import (
     game_for_member,
@@ -31,11 +31,11 @@ from scoring.entry import PROMO_KINDS
 from scoring.forms import ImportForm, JoinForm, NewGameForm, SupplyForm
 from scoring.http import HtmxHttpRequest, posted_whole, to_saved
 from scoring.log import Events, StaleGame, change_log, create_game, create_sheet_game, finish, reopen, replay_game
-from scoring.views.sheets import table_context
 from scoring.models import Game
 from scoring.phones import known_phone, my_seat
 from scoring.portability import exported_document
 from scoring.rate_limits import over_limit, too_many
+from scoring.views.sheets import table_context
 from scoring.wording import error_text
 
 

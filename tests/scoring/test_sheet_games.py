@@ -26,8 +26,9 @@ COOPER_ISLAND = {
                  "anchors": 2, "empty_spaces": 3}],
 }  # fmt: skip
 """A scored sheet (``score-sheets.md``'s example)."""
-ZERO_CI = {key: "0" for key in ("logbooks", "sailed_1", "sailed_2", "buildings", "coins", "resources",
-                               "cartographer", "tiles", "anchors", "empty_spaces")}  # fmt: skip
+COUNTS_CI = ("logbooks", "sailed_1", "sailed_2", "buildings", "coins", "resources", "cartographer", "tiles", "anchors",
+             "empty_spaces")  # fmt: skip
+ZERO_CI = dict.fromkeys(COUNTS_CI, "0")
 ANN_CI = {**ZERO_CI, "logbooks": "5", "sailed_1": "2", "sailed_2": "3", "order_3": "6", "order_5": "4",
           "buildings": "7", "coins": "3", "resources": "4", "cartographer": "2", "tiles": "1", "anchors": "2",
           "empty_spaces": "3"}  # fmt: skip
@@ -284,9 +285,7 @@ def test_sheet_names_are_stored_in_normal_form_and_look_alikes_refused(member_cl
     assert nobody.status_code == 422
 
 
-LINE_KEYS = st.sampled_from(
-    [*ANN, *ANN_CI, "done", "alexis_base", "order_8", "last_tile_by"]
-)
+LINE_KEYS = st.sampled_from([*ANN, *ANN_CI, "done", "alexis_base", "order_8", "last_tile_by"])
 
 
 @pytest.mark.parametrize("kind", ["small_islands", "cooper_island"])
