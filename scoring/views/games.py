@@ -9,11 +9,12 @@ import segno
 from django.contrib import messages
 from django.db import transaction
 from django.db.models import QuerySet
-from django.http import Http404, HttpResponse, JsonResponse
+from django.http import Http404, HttpResponse, HttpResponseNotModified, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import condition, require_http_methods, require_POST, require_safe
+from django_htmx.http import HttpResponseClientRefresh
 
 from rules import NuggetLadder, Options, RecordError, parse_record
 from scoring import drafts
@@ -99,14 +100,27 @@ def game_detail(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     if not member and not has_joined(request, game):
         raise Http404
     if not game.is_okanagan and game.is_playing:
-        template = "scoring/sheet_table.html#table" if request.htmx else "scoring/sheet_table.html"
-        return render(request, template, table_context(request, game))
+        return _sheet_table(request, game)
+    if not game.is_okanagan and request.htmx:
+        return HttpResponseClientRefresh()  # scored meanwhile: the polling phone shows the result
     if not game.is_okanagan:
         return render(request, "scoring/sheet_game.html", {**sheet_context(game), "member": member})
     template = "scoring/game.html#game" if request.htmx else "scoring/game.html"
     context = game_context(request, game, member=member)
     context["saved"] = just_saved(context, request.GET.get("saved", ""))
     return render(request, template, context)
+
+
+def _sheet_table(request: HtmxHttpRequest, game: Game) -> HttpResponse:
+    """A sheet game in progress; the phones poll its live part, unchanged a 304 (no swap under a finger)."""
+    seat = my_seat(request, game)
+    etag = f'"sheet.{live_etag(game.pk, game.revision, game.activity)}.{seat.position if seat else "-"}"'
+    if request.htmx and request.headers.get("If-None-Match") == etag:
+        return HttpResponseNotModified()
+    template = "scoring/sheet_table.html#table" if request.htmx else "scoring/sheet_table.html"
+    response = render(request, template, {**table_context(request, game), "etag": etag})
+    response["Cache-Control"] = "no-cache"
+    return response
 
 
 @require_safe

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import pytest
@@ -298,3 +299,21 @@ def test_odd_input_on_a_line_gets_an_answer_never_a_server_error(
     assert member_client.post(f"/games/{game.pk}/sheet/0/", data).status_code < 500
     assert member_client.post(f"/games/{game.pk}/sheet/score/", data).status_code < 500
     assert member_client.get(f"/games/{game.pk}/").status_code < 500
+
+
+def test_the_polled_lines_are_a_304_while_nothing_changes_and_a_refresh_once_scored(
+    member_client: Client, group: Group
+) -> None:
+    game = start(member_client, group, "small_islands", "Ann", "Ben")
+    poll = {"HX-Request": "true"}
+    first = member_client.get(f"/games/{game.pk}/", headers=poll)
+    etag = re.search(r'"If-None-Match": "(.*?)"}', first.content.decode())
+    assert etag is not None
+    tag = json.loads(f'"{etag[1]}"')
+    assert member_client.get(f"/games/{game.pk}/", headers={**poll, "If-None-Match": tag}).status_code == 304
+    line(member_client, game, 0, ANN)
+    changed = member_client.get(f"/games/{game.pk}/", headers={**poll, "If-None-Match": tag})
+    assert changed.status_code == 200 and "✓ done" in changed.content.decode()
+    line(member_client, game, 1, BEN)
+    score(member_client, game)
+    assert member_client.get(f"/games/{game.pk}/", headers=poll)["HX-Refresh"] == "true"
