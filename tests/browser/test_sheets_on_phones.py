@@ -151,3 +151,24 @@ def test_a_member_deletes_a_game_once_asked(live_server: Any, phone: Any) -> Non
     expect(phone.get_by_role("heading", name="olga's table")).to_be_visible()
     expect(phone.locator(".messages")).to_contain_text("Game deleted: Okanagan of")
     assert not Game.objects.filter(pk=game.pk).exists()
+
+
+def test_without_javascript_a_line_is_plain_number_inputs(live_server: Any, phone: Any, browser: Any) -> None:
+    base = live_server.url
+    group = a_group(phone, base, "nojs")
+    game = start_sheet(phone, base, group, "Small Islands", ("Ann", "Ben"))
+    plain = browser.new_context(
+        viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True, java_script_enabled=False
+    ).new_page()
+    plain.goto(f"{base}/join/{game.table_code}/")
+    tap(plain, "Join this table")
+    tap(plain, "I am Ben")
+    expect(plain.get_by_role("button", name="Houses placed: one more", exact=True)).to_be_hidden()
+    plain.get_by_label("Houses placed", exact=True).fill("8")
+    plain.get_by_label("Prestige points", exact=True).fill("30")
+    tap(plain, "Save Ben's line")
+    expect(plain.locator("#line-1")).to_contain_text("✓ done")
+    assert fits(plain)
+    ben = game.seats.get(position=1)
+    assert ben.line_done and ben.line == {"prestige": "30", "ports": "0", "houses": "8"}
+    plain.context.close()
