@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.contrib.auth import views as auth_views
 from django.urls import include, path, register_converter
 
-from scoring.views import bgstats, drafts, entry, games, groups, helper, pages, seats, stats
+from scoring.views import bgstats, drafts, entry, games, groups, helper, pages, seats, sheets, stats
 
 
 class IdConverter:
@@ -49,9 +49,13 @@ urlpatterns = [
     path("groups/<id:group_id>/players/<id:profile_id>/", groups.profile_edit, name="profile"),
     path("groups/<id:group_id>/games/new/", games.game_new, name="game_new"),
     path("groups/<id:group_id>/games/import/", games.game_import, name="game_import"),
-    path("groups/<id:group_id>/sheets/new/<str:kind>/", games.sheet_new, name="sheet_new"),
+    path("groups/<id:group_id>/sheets/new/<str:kind>/", sheets.sheet_new, name="sheet_new"),
     path("invite/<str:token>/", groups.invite, name="invite"),
     path("games/<id:game_id>/", games.game_detail, name="game"),
+    path("games/<id:game_id>/delete/", games.game_delete, name="game_delete"),
+    path("games/<id:game_id>/sheet/<id:position>/", sheets.sheet_line, name="sheet_line"),
+    path("games/<id:game_id>/sheet/score/", sheets.sheet_score, name="sheet_score"),
+    path("games/<id:game_id>/sheet/correct/", sheets.sheet_correct, name="sheet_correct"),
     path("games/<id:game_id>/record.json", games.game_export, name="game_export"),
     path("games/<id:game_id>/play.bgsplay", bgstats.game_bgsplay, name="game_bgsplay"),
     path("games/<id:game_id>/seats/", seats.seats, name="seats"),

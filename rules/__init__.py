@@ -67,7 +67,7 @@ from .record import (
     parse_special_action,
 )
 from .replay import apply_event, replay
-from .small_islands import last_tile_needed, parse_small_islands, score_small_islands
+from .small_islands import last_tile_candidates, last_tile_needed, parse_small_islands, score_small_islands
 from .special_actions import SpecialActionOptions, apply_special_action, exchange_options, special_action_options
 from .territory import (
     CollectionPlan,
@@ -156,6 +156,7 @@ __all__ = [
     "full_set_card",
     "on_one_card",
     "hide_objectives",
+    "last_tile_candidates",
     "last_tile_needed",
     "new_game",
     "nugget_points",

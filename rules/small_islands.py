@@ -132,6 +132,13 @@ def last_tile_needed(sheet: SmallIslandsSheet) -> bool:
     return bool(tied_groups([key[:3] for key in _keys(sheet)], 3))
 
 
+def last_tile_candidates(sheet: SmallIslandsSheet) -> tuple[str, ...]:
+    """The players tied on score, houses and ports, in sheet order: who placed the last tile among them
+    decides (empty when it decides nothing)."""
+    tied = {index for group in tied_groups([key[:3] for key in _keys(sheet)], 3) for index in group}
+    return tuple(player.name for index, player in enumerate(sheet.players) if index in tied)
+
+
 def score_small_islands_sheet(sheet: SmallIslandsSheet) -> SheetResult:
     """Score a parsed sheet: totals, the tie-breaks, and the solo game against Alexis."""
     steps = []

@@ -13,6 +13,7 @@ from typing import Any
 from uuid import UUID, uuid4
 
 from django.db import transaction
+from django.db.models import F
 from django.utils import timezone
 
 from rules import OkanaganResult, name_key, score_okanagan, score_sheet
@@ -116,6 +117,56 @@ def sheet_game(sheet: dict[str, Any]) -> NewGame:
 def create_sheet_game(group: Group, sheet: dict[str, Any]) -> Game:
     """A finished game of Small Islands or Cooper Island from its score sheet (``RulesError`` if invalid)."""
     return create_games(group, [sheet_game(sheet)])[0]
+
+
+def start_sheet_game(group: Group, kind: str, players: tuple[str, ...]) -> Game:
+    """A game of Small Islands or Cooper Island in progress: its players, whose lines are still to fill in."""
+    return create_games(group, [NewGame(kind, players)])[0]
+
+
+def finish_sheet_game(game: Game, sheet: dict[str, Any]) -> Game:
+    """Score the sheet put together from the lines, and end the game with it (``RulesError`` if invalid;
+    :class:`StaleGame` if another phone scored it first). The lines stay on the seats, for a correction."""
+    new = sheet_game(sheet)
+    with transaction.atomic():
+        done = Game.objects.filter(pk=game.pk, status=Game.Status.PLAYING).update(
+            status=Game.Status.FINISHED,
+            finished=timezone.now(),
+            sheet=sheet,
+            winners=list(new.winners),
+            revision=F("revision") + 1,
+            activity=F("activity") + 1,
+        )
+        if not done:
+            raise StaleGame
+        totals = dict(zip(new.players, new.totals or (), strict=True))
+        for seat in game.seats.all():
+            seat.total = totals.get(seat.name)
+            seat.save(update_fields=["total"])
+    game.refresh_from_db()
+    return game
+
+
+def reopen_sheet_game(game: Game, fill: Callable[[Game], None]) -> None:
+    """Back to in progress, to correct a scored sheet: ``fill`` puts each line back on its seat. It leaves the
+    statistics until it is scored again; a new table code, as for Okanagan."""
+    with transaction.atomic():
+        done = Game.objects.filter(pk=game.pk, status=Game.Status.FINISHED).update(
+            status=Game.Status.PLAYING,
+            finished=None,
+            winners=[],
+            table_code=new_table_code(),
+            revision=F("revision") + 1,
+            activity=F("activity") + 1,
+        )
+        if not done:
+            raise StaleGame
+        fill(game)
+
+
+def line_changed(game: Game) -> None:
+    """A line was saved: every phone's game page shows which lines are done."""
+    Game.objects.filter(pk=game.pk).update(activity=F("activity") + 1)
 
 
 class Profiles:

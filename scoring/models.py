@@ -165,6 +165,11 @@ class Seat(models.Model):
     """The final total once the game is finished."""
     phone = models.CharField(max_length=32, blank=True, default="")
     """The phone that claimed this seat ("I am Ann"): the ``phone`` of its browser session, or empty."""
+    line = models.JSONField(default=dict, blank=True)
+    """A score-sheet game in progress: this player's line as last posted (field name → text), kept as typed so
+    that a line half filled in is never lost and every value is checked again when the game is scored."""
+    line_done = models.BooleanField(default=False)
+    """Whether this player's line was checked and saved ("Done")."""
 
     class Meta:
         ordering = ["position"]

@@ -79,6 +79,7 @@ def backup(group: Group) -> dict[str, Any]:
                 "document": exported_document(game),
             }
             for game in games
+            if game.is_okanagan or game.sheet is not None  # a sheet never scored yet has no document
         ],
     }
 

@@ -9,13 +9,14 @@ import segno
 from django.contrib import messages
 from django.db import transaction
 from django.db.models import F, QuerySet
-from django.http import Http404, HttpResponse, JsonResponse
+from django.http import Http404, HttpResponse, HttpResponseNotModified, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import condition, require_http_methods, require_POST, require_safe
+from django_htmx.http import HttpResponseClientRefresh
 
-from rules import NuggetLadder, Options, RecordError, RulesError, parse_record
+from rules import NuggetLadder, Options, RecordError, parse_record
 from scoring import drafts
 from scoring.access import (
     game_for_member,
@@ -44,7 +45,7 @@ from scoring.models import Game
 from scoring.phones import known_phone, my_seat
 from scoring.portability import exported_document
 from scoring.rate_limits import over_limit, too_many
-from scoring.score_sheets import SHEET_FORMS, SmallIslandsForm
+from scoring.views.sheets import table_context
 from scoring.wording import error_text
 
 
@@ -69,32 +70,6 @@ def game_new(request: HtmxHttpRequest, group_id: int) -> HttpResponse:
         return redirect("game", game_id=game.pk)
     context = {"group": group, "form": form, "supply": supply, "names": known}
     return render(request, "scoring/game_new.html", context)
-
-
-@require_http_methods(["GET", "POST"])
-def sheet_new(request: HtmxHttpRequest, group_id: int, kind: str) -> HttpResponse:
-    """A game of Small Islands or Cooper Island, from each player's end-of-game counts."""
-    group = member_group(request, group_id)
-    form_class = SHEET_FORMS.get(kind)
-    if form_class is None:
-        raise Http404
-    form = form_class(request.POST if request.method == "POST" else None)
-    if request.method == "POST" and form.is_valid():
-        sheet = form.sheet()
-        try:
-            if isinstance(form, SmallIslandsForm) and form.needs_last_tile(sheet):
-                form.ask_last_tile = True
-                question = _("Players tie on points, houses and ports: who placed the last tile?")
-                form.add_error(None, question)  # at the top, where the phone is
-                form.add_error("last_tile_by", question)
-            else:
-                game = create_sheet_game(group, sheet)
-                return redirect("game", game_id=game.pk)
-        except RulesError as error:
-            form.refuse(error)
-    status = 422 if form.errors else 200
-    context = {"group": group, "form": form, "kind": kind, "kind_label": Game.Kind(kind).label}
-    return render(request, "scoring/sheet_new.html", context, status=status)
 
 
 @require_POST
@@ -133,27 +108,69 @@ def game_detail(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     member = is_member(request, game)
     if not member and not has_joined(request, game):
         raise Http404
+    if not game.is_okanagan and game.is_playing:
+        return _sheet_table(request, game)
+    if not game.is_okanagan and request.htmx:
+        return HttpResponseClientRefresh()  # scored meanwhile: the polling phone shows the result
     if not game.is_okanagan:
-        return render(request, "scoring/sheet_game.html", sheet_context(game))
+        return render(request, "scoring/sheet_game.html", {**sheet_context(game), "member": member})
     template = "scoring/game.html#game" if request.htmx else "scoring/game.html"
     context = game_context(request, game, member=member)
     context["saved"] = just_saved(context, request.GET.get("saved", ""))
     return render(request, template, context)
 
 
+def _sheet_table(request: HtmxHttpRequest, game: Game) -> HttpResponse:
+    """A sheet game in progress; the phones poll its live part, unchanged a 304 (no swap under a finger)."""
+    seat = my_seat(request, game)
+    etag = f'"sheet.{live_etag(game.pk, game.revision, game.activity)}.{seat.position if seat else "-"}"'
+    if request.htmx and request.headers.get("If-None-Match") == etag:
+        return HttpResponseNotModified()
+    template = "scoring/sheet_table.html#table" if request.htmx else "scoring/sheet_table.html"
+    response = render(request, template, {**table_context(request, game), "etag": etag})
+    response["Cache-Control"] = "no-cache"
+    return response
+
+
 @require_safe
 def game_export(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """The record JSON, as a file (a game in progress without its objective cards: see ``exported_document``)."""
     game = game_for_member(request, game_id)
+    if not game.is_okanagan and game.sheet is None:
+        raise Http404  # a sheet still being filled in: nothing to export until it is scored
     response = JsonResponse(exported_document(game), json_dumps_params={"indent": 2, "ensure_ascii": False})
     response["Content-Disposition"] = f'attachment; filename="okanagan-{game.pk}.json"'
     return response
 
 
+@require_http_methods(["GET", "POST"])
+def game_delete(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
+    """Delete a game (a member, once asked on a page naming it): it leaves the history, the statistics, the CSV
+    and the backup. Any game, in progress or finished, of any kind."""
+    game = get_object_or_404(_games(), pk=game_id)
+    if not is_member(request, game):
+        raise Http404
+    if request.method == "POST":
+        group_id, named = game.group_id, _named(game)
+        game.delete()
+        messages.success(request, _("Game deleted: %(game)s.") % {"game": named})
+        return redirect("group", group_id=group_id)
+    return render(request, "scoring/game_delete.html", {"game": game, "named": _named(game)})
+
+
+def _named(game: Game) -> str:
+    """The game as a person recognises it: its kind, date and players."""
+    return _("%(kind)s of %(date)s: %(players)s") % {
+        "kind": game.get_kind_display(),
+        "date": game.created.date().isoformat(),
+        "players": ", ".join(game.players()),
+    }
+
+
 @require_safe
 def table_qr(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """The QR code of the table's join link, as SVG."""
-    game = okanagan_game(game_for_player(request, game_id))
+    game = game_for_player(request, game_id)
     url = request.build_absolute_uri(reverse("join_code", args=[game.table_code]))
     svg = io.BytesIO()
     segno.make(url, error="m").save(svg, kind="svg", scale=5, dark="#000", light="#fff", border=2)

@@ -9,7 +9,7 @@ from django.views.decorators.http import require_http_methods
 
 from rules import RecordError
 from rules.record import ObjectivesEvent
-from scoring.access import game_for_player, okanagan_game
+from scoring.access import game_for_player
 from scoring.http import HtmxHttpRequest, posted_whole
 from scoring.log import replay_game
 from scoring.models import Game
@@ -21,7 +21,7 @@ from scoring.seats import SeatRefused, claim, free, leave
 def seats(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """The game's seats and who holds them; a POST claims one (``claim``), leaves this phone's
     (``leave``) or frees one (``free``, the group's owner only)."""
-    game = okanagan_game(game_for_player(request, game_id))
+    game = game_for_player(request, game_id)
     owner = game.group.owner_id == request.user.pk
     status = 200
     if request.method == "POST":
@@ -29,6 +29,8 @@ def seats(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
         try:
             if "claim" in request.POST:
                 seat = claim(game, posted_whole(request.POST["claim"]), phone, request.user)
+                if not game.is_okanagan and game.is_playing and not seat.line_done:
+                    return redirect("sheet_line", game_id=game.pk, position=seat.position)  # straight to their line
                 if _cards_first(game, seat.name):
                     return redirect("event_new", game_id=game.pk, kind="objectives")
                 return redirect("game", game_id=game.pk)
@@ -50,7 +52,7 @@ def seats(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
 def _cards_first(game: Game, player: str) -> bool:
     """Whether a phone that has just become ``player`` goes straight to entering their objective cards: the
     game is in round 1 and they have entered none (at the table, the cards are dealt before the first turn)."""
-    if not game.is_playing:
+    if not game.is_playing or not game.is_okanagan:
         return False
     try:
         state = replay_game(game).state

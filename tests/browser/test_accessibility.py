@@ -16,8 +16,8 @@ from django.contrib.auth.models import User
 from playwright.sync_api import expect
 
 from scoring.helper import CALCULATORS
-from scoring.log import change_log, create_game
-from scoring.models import Game, Group
+from scoring.log import NewGame, change_log, create_game, create_games
+from scoring.models import Game, Group, Seat
 
 from .test_play_on_a_phone import cell, chip, closer, in_entry, score_a_territory, tap, tie, why, why_saved
 
@@ -105,6 +105,17 @@ def tour(page: Any, base: str, name: str, check: Callable[[str], None], table_on
         check("new game, the supply open")
         for kind in ("small_islands", "cooper_island"):
             visit(f"/groups/{group.pk}/sheets/new/{kind}/", f"sheet {kind}")
+        sheet = create_games(group, [NewGame(Game.Kind.COOPER_ISLAND, ("Ann", "Ben"))])[0]
+        visit(f"/games/{sheet.pk}/", "sheet game, who is this phone?")
+        Seat.objects.filter(game=sheet, position=0).update(line={"order_3": "6"}, line_done=True)
+        visit(f"/games/{sheet.pk}/sheet/1/", "sheet line, a card taken")
+        page.get_by_label("Logbooks", exact=True).fill("")  # blank: an error at the field, never a 0
+        tap(page, "Save Ben's line")
+        check("sheet line with an error")
+        page.get_by_label("Logbooks", exact=True).fill("2")
+        tap(page, "Save Ben's line")
+        check("sheet review")
+        visit(f"/games/{sheet.pk}/delete/", "delete a game")
         visit("/accounts/password/", "password")
     visit(f"/games/{game.pk}/", "game, who is this phone?")
     if not table_only:

@@ -196,3 +196,23 @@ def test_with_three_players_any_six_of_the_eight_cards_may_be_used() -> None:
         settler("Cy", orders={"3": 1, "6": 1}),
     )
     assert score_cooper_island(sheet).to_json()["players"][0]["royal_order_points"] == 2
+
+
+def test_the_last_tile_candidates_are_the_players_tied_on_points_houses_and_ports() -> None:
+    from rules import last_tile_candidates, parse_small_islands
+
+    def islander(name: str, prestige: int, houses: int) -> dict[str, object]:
+        return {
+            "name": name,
+            "prestige": prestige,
+            "discoveries": [],
+            "ship_placed": False,
+            "ports": 0,
+            "houses": houses,
+        }
+
+    sheet = {"format": "small-islands-sheet/1", "players": [islander("Ann", 20, 5), islander("Ben", 20, 5),
+                                                             islander("Cy", 20, 4), islander("Dee", 9, 5)]}  # fmt: skip
+    assert last_tile_candidates(parse_small_islands(sheet)) == ("Ann", "Ben")
+    sheet["players"][1]["houses"] = 6  # type: ignore[index]
+    assert last_tile_candidates(parse_small_islands(sheet)) == ()

@@ -7,7 +7,8 @@ import re
 import pytest
 from django.test import Client
 
-from scoring.models import Group
+from scoring.log import NewGame, create_games
+from scoring.models import Game, Group
 
 pytestmark = pytest.mark.django_db
 
@@ -31,6 +32,8 @@ def test_the_sign_up_form_s_errors_are_where_the_fields_say(client: Client) -> N
 
 
 def test_a_score_sheet_s_help_texts_are_where_the_fields_say(member_client: Client, group: Group) -> None:
-    html = member_client.get(f"/groups/{group.pk}/sheets/new/cooper_island/").content.decode()
+    game = create_games(group, [NewGame(Game.Kind.COOPER_ISLAND, ("Ann", "Ben"))])[0]
+    member_client.post(f"/games/{game.pk}/sheet/0/", {"order_3": "6"})  # Ann's line, not done
+    html = member_client.get(f"/games/{game.pk}/sheet/1/").content.decode()  # card 3: "Taken by Ann"
     assert "_helptext" in html
     assert not missing_descriptions(html)

@@ -74,6 +74,12 @@ MATRIX = [
     ("post", "/games/{game}/finish/", redirects(MEMBERS_ONLY)),
     ("post", "/games/{game}/reopen/", redirects(MEMBERS_ONLY)),
     ("post", "/games/{game}/public/", redirects(MEMBERS_ONLY)),
+    ("get", "/games/{game}/delete/", MEMBERS_ONLY),
+    ("post", "/games/{game}/delete/", redirects(MEMBERS_ONLY)),
+    # An Okanagan game has no score sheet (the sheet games' access: test_sheet_games).
+    ("get", "/games/{game}/sheet/0/", dict.fromkeys(PERSONAS, 404)),
+    ("post", "/games/{game}/sheet/score/", dict.fromkeys(PERSONAS, 404)),
+    ("post", "/games/{game}/sheet/correct/", dict.fromkeys(PERSONAS, 404)),
     ("get", "/games/{game}/events/new/territory/", PLAYERS_ONLY),
     ("get", "/games/{game}/events/new/volcano/", PLAYERS_ONLY),
     ("get", "/games/{game}/events/0/", PLAYERS_ONLY),
@@ -185,7 +191,12 @@ def test_the_matrix_covers_every_url() -> None:
         shape = route.replace("<id:group_id>", "{group}").replace("<id:game_id>", "{game}")
         shape = shape.replace("<id:profile_id>", "{profile}").replace("<id:user_id>", "{member}")
         shape = shape.replace("sheets/new/<str:kind>", "sheets/new/small_islands")
-        shape = shape.replace("<id:draft_id>", "{draft}").replace("<id:index>", "0").replace("<str:kind>", "territory")
+        shape = (
+            shape.replace("<id:draft_id>", "{draft}")
+            .replace("<id:index>", "0")
+            .replace("<id:position>", "0")
+            .replace("<str:kind>", "territory")
+        )
         shape = shape.replace("<slug:slug>", "influence")
         shape = shape.replace("<str:token>", "{invite}" if route.startswith("invite") else "{watch}")
         shape = "/" + shape.replace("<str:code>", "{code}")

@@ -11,7 +11,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
 from scoring.history import group_history
-from scoring.log import change_log, create_game, finish
+from scoring.log import change_log, create_game, create_sheet_game, finish
 from scoring.models import Game, Group
 from scoring.portability import CSV_COLUMNS
 
@@ -25,7 +25,7 @@ def a_history(member_client: Client, group: Group, game: Game) -> None:
     game.refresh_from_db()
     finish(game, game.revision)
     create_game(group, ("Ann", "Ben"), {}, promos=False)
-    member_client.post(f"/groups/{group.pk}/sheets/new/cooper_island/", COOPER_ISLAND)
+    create_sheet_game(group, COOPER_ISLAND)
 
 
 def summary(group: Group) -> list[tuple[str, int, int, float | None, int | None]]:
