@@ -10,7 +10,15 @@ from .errors import CooperIslandError
 from .explanation import Message, Step, ngettext_lazy
 from .explanation import gettext_noop as _
 from .fields import Fields, describe, whole_number
-from .sheets import SheetResult, TieBreak, rank_scores, read_players, read_whole_list, tie_break_steps
+from .sheets import (
+    SheetResult,
+    TieBreak,
+    first_place_decider,
+    rank_scores,
+    read_players,
+    read_whole_list,
+    tie_break_steps,
+)
 
 FORMAT: Final = "cooper-island-sheet/1"
 RESULT_FORMAT: Final = "cooper-island-result/1"
@@ -190,16 +198,12 @@ def score_cooper_island_sheet(players: tuple[Settler, ...]) -> SheetResult:
         )
     keys = [(total, -player.empty_spaces) for (_name, _points, total), player in zip(unranked, players, strict=True)]
     names = [player.name for player in players]
-    steps.extend(
-        tie_break_steps(
-            names,
-            keys,
-            (TieBreak("cooper_island.tie", _("fewer empty spaces"), [str(player.empty_spaces) for player in players]),),
-            "cooper_island.tie",
-        )
-    )
+    breaks = (TieBreak("cooper_island.tie", _("fewer empty spaces"), [str(player.empty_spaces) for player in players]),)
+    steps.extend(tie_break_steps(names, keys, breaks, "cooper_island.tie"))
     ranked = rank_scores(unranked, keys)
-    return SheetResult(RESULT_FORMAT, ranked, tuple(score.name for score in ranked if score.rank == 1), tuple(steps))
+    winners = tuple(score.name for score in ranked if score.rank == 1)
+    decider = first_place_decider(names, keys, breaks, "cooper_island.tie")
+    return SheetResult(RESULT_FORMAT, ranked, winners, tuple(steps), decider=decider)
 
 
 def score_cooper_island(data: object) -> SheetResult:

@@ -81,6 +81,9 @@ class SheetResult:
     steps: tuple[Step, ...]
     extra: Mapping[str, object] = field(default_factory=dict)
     """Fields beyond the common ones (a solo opponent's score)."""
+    decider: Step | None = None
+    """The step that decided the first place when players tied on the most points (the last tie-break
+    applied, or the place shared); ``None`` when the most points decided."""
 
     def to_json(self) -> dict[str, object]:
         """The ``<game>-result/1`` JSON."""
@@ -151,3 +154,21 @@ def tie_break_steps(
             )
         )
     return steps
+
+
+def first_place_decider(
+    names: Sequence[str], keys: Sequence[tuple[int, ...]], breaks: Sequence[TieBreak], shared_rule: str
+) -> Step | None:
+    """The tie-break step that decided the first place, among the players tied on the most points (the last
+    of :func:`tie_break_steps` about them); ``None`` when one player has the most points."""
+    best = max((key[0] for key in keys), default=0)
+    top = [index for index, key in enumerate(keys) if key[0] == best]
+    if len(top) < 2:
+        return None
+    steps = tie_break_steps(
+        [names[index] for index in top],
+        [keys[index] for index in top],
+        [TieBreak(tie.rule, tie.label, [tie.shown[index] for index in top]) for tie in breaks],
+        shared_rule,
+    )
+    return steps[-1] if steps else None

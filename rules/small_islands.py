@@ -13,6 +13,7 @@ from .sheets import (
     SheetResult,
     SheetScore,
     TieBreak,
+    first_place_decider,
     rank_scores,
     read_players,
     read_whole_list,
@@ -180,30 +181,24 @@ def score_small_islands_sheet(sheet: SmallIslandsSheet) -> SheetResult:
         return _solo(sheet.players[0], sheet.alexis, unranked[0], steps)
     keys = _keys(sheet)
     names = [player.name for player in sheet.players]
-    steps.extend(
-        tie_break_steps(
-            names,
-            keys,
-            (
-                TieBreak(
-                    "small_islands.tie.houses", _("most houses"), [str(player.houses) for player in sheet.players]
-                ),
-                TieBreak(
-                    "small_islands.tie.ports",
-                    _("most ports around their own ship"),
-                    [str(player.port_points) for player in sheet.players],
-                ),
-                TieBreak(
-                    "small_islands.tie.last_tile",
-                    _("who placed the last tile"),
-                    ["yes" if name == sheet.last_tile_by else "no" for name in names],
-                ),
-            ),
+    breaks = (
+        TieBreak("small_islands.tie.houses", _("most houses"), [str(player.houses) for player in sheet.players]),
+        TieBreak(
+            "small_islands.tie.ports",
+            _("most ports around their own ship"),
+            [str(player.port_points) for player in sheet.players],
+        ),
+        TieBreak(
             "small_islands.tie.last_tile",
-        )
+            _("who placed the last tile"),
+            ["yes" if name == sheet.last_tile_by else "no" for name in names],
+        ),
     )
+    steps.extend(tie_break_steps(names, keys, breaks, "small_islands.tie.last_tile"))
     players = rank_scores(unranked, keys)
-    return SheetResult(RESULT_FORMAT, players, tuple(score.name for score in players if score.rank == 1), tuple(steps))
+    winners = tuple(score.name for score in players if score.rank == 1)
+    decider = first_place_decider(names, keys, breaks, "small_islands.tie.last_tile")
+    return SheetResult(RESULT_FORMAT, players, winners, tuple(steps), decider=decider)
 
 
 def _solo(player: Islander, alexis: Alexis, row: tuple[str, dict[str, int], int], steps: list[Step]) -> SheetResult:
@@ -235,7 +230,12 @@ def _solo(player: Islander, alexis: Alexis, row: tuple[str, dict[str, int], int]
     name, points, total = row
     score = SheetScore(name, points, total, 1 if mine >= theirs else 2)
     return SheetResult(
-        RESULT_FORMAT, (score,), winners, tuple(steps), {"alexis": {"total": alexis.total, "houses": alexis.houses}}
+        RESULT_FORMAT,
+        (score,),
+        winners,
+        tuple(steps),
+        {"alexis": {"total": alexis.total, "houses": alexis.houses}},
+        decider=steps[-1] if player.total == alexis.total else None,  # tied on score: the houses decided
     )
 
 

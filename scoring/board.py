@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections import OrderedDict
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from django.http import HttpRequest
@@ -27,6 +28,7 @@ from rules import (
 from rules.components import BUILDINGS_PER_ROUND, OBJECTIVE_POINTS
 from rules.okanagan import event_section
 from rules.record import HoldingsEvent, ObjectivesEvent
+from rules.sheets import SheetResult, SheetScore
 
 from . import drafts
 from .charts import stacked
@@ -101,18 +103,12 @@ def game_context(request: HttpRequest, game: Game, *, member: bool, spectator: b
         "member": member,
         "spectator": spectator,
         "can_enter": game.is_playing and not spectator,
-        "revision": game.revision,
         "event_count": len(events),
         "me": me,
         "seats": game.seats.all(),
         "seats_held": any(seat.phone for seat in game.seats.all()),
         "owner": not spectator and game.group.owner_id == request.user.pk,
-        "live_url": reverse("live", args=[game.spectator_token])
-        + ("?view=watch" if spectator else "?view=game")
-        + ("&log=all" if whole_log else ""),
-        "poll_every": "1500ms" if game.is_playing else "10s",
-        "etag": live_etag(game.pk, game.revision, game.activity, whole_log=whole_log),
-        "whole_log": whole_log,
+        **live_part(game, spectator=spectator, whole_log=whole_log),
     }
     try:
         result = replay_game(game, events)
@@ -165,12 +161,31 @@ def game_context(request: HttpRequest, game: Game, *, member: bool, spectator: b
         "entering": drafts.entering(game, "" if spectator else known_phone(request)) if game.is_playing else [],
         "final": None if game.is_playing else final_context(result),
     }
-    context["watch_url"] = request.build_absolute_uri(reverse("watch", args=[game.spectator_token]))
-    if not game.is_playing:
-        context["image_url"] = request.build_absolute_uri(reverse("result_image", args=[game.spectator_token]))
+    context |= result_links(request, game)
     if not spectator:
         context["join_url"] = request.build_absolute_uri(reverse("join_code", args=[game.table_code]))
     return context
+
+
+def live_part(game: Game, *, spectator: bool, whole_log: bool = False) -> dict[str, object]:
+    """What the polled live part of a game page or spectator page needs: its URL, how often, its version."""
+    return {
+        "live_url": reverse("live", args=[game.spectator_token])
+        + ("?view=watch" if spectator else "?view=game")
+        + ("&log=all" if whole_log else ""),
+        "poll_every": "1500ms" if game.is_playing else "10s",
+        "etag": live_etag(game.pk, game.revision, game.activity, whole_log=whole_log),
+        "revision": game.revision,
+        "whole_log": whole_log,
+    }
+
+
+def result_links(request: HttpRequest, game: Game) -> dict[str, str]:
+    """The spectator link (the public result page once the game is over) and, once over, the result image."""
+    links = {"watch_url": request.build_absolute_uri(reverse("watch", args=[game.spectator_token]))}
+    if not game.is_playing:
+        links["image_url"] = request.build_absolute_uri(reverse("result_image", args=[game.spectator_token]))
+    return links
 
 
 def option_lines(options: Options) -> list[str]:
@@ -241,9 +256,14 @@ class FinalLine:
     """Each objective card scored, with the VP a set of it is worth."""
 
 
+def seat_colours(players: Sequence[str]) -> dict[str, str]:
+    """Each player's seat colour, from their place in seat (or sheet) order."""
+    return {player: SEAT_COLOURS[position % len(SEAT_COLOURS)] for position, player in enumerate(players)}
+
+
 def final_lines(result: OkanaganResult) -> list[FinalLine]:
     """Each player from first place to last, with their seat's colour and their cards' value per set."""
-    seats = {player: SEAT_COLOURS[position % len(SEAT_COLOURS)] for position, player in enumerate(result.state.players)}
+    seats = seat_colours(result.state.players)
     return [
         FinalLine(
             score,
@@ -270,7 +290,7 @@ def final_context(result: OkanaganResult) -> dict[str, object]:
         "lines": final_lines(result),
         "winners": final.winners,
         "decided_by": final.decided_by.value,
-        "decider": explain(section.steps[-1]) if section.steps else "",
+        "decider": okanagan_decider(result),
         "section": section,
         "chart": chart,
     }
@@ -281,40 +301,79 @@ def winners_line(winners: tuple[str, ...]) -> str:
     return ngettext("Winner: %(names)s", "Shared win: %(names)s", len(winners)) % {"names": ", ".join(winners)}
 
 
-def result_png(result: OkanaganResult, game: Game) -> bytes:
-    """The result as a PNG for a chat's link preview: the winners, what decided, each player by rank."""
-    lines = [
-        ImageLine(
-            line.score.rank,
-            line.score.name,
-            line.colour,
-            ngettext("%(points)d VP", "%(points)d VP", line.score.total) % {"points": line.score.total},
-            " · ".join(f"{LABELS[f'component:{part}']} {getattr(line.score, part)}" for part in OKANAGAN_PARTS),
-        )
-        for line in final_lines(result)
-    ]
-    title = f"Okanagan · {game.finished or game.created:%Y-%m-%d}"
+def okanagan_decider(result: OkanaganResult) -> str:
+    """The tie-break that decided the winner, in words; empty when the most VP did."""
     steps = result.sections[-1].steps
-    decider = explain(steps[-1]) if result.final.decided_by is not Decider.POINTS and steps else ""
-    return draw_result(title, winners_line(result.final.winners), decider, lines, get_language() or "en")
+    return explain(steps[-1]) if result.final.decided_by is not Decider.POINTS and steps else ""
+
+
+def sheet_decider(result: SheetResult) -> str:
+    """The tie-break that decided the first place of a sheet, in words; empty when the most points did."""
+    return "" if result.decider is None else explain(result.decider)
+
+
+def result_png(game: Game) -> bytes:
+    """A finished game's result as a PNG for a chat's link preview: the winners, what decided, each player by
+    rank with that game's parts."""
+    if game.is_okanagan:
+        result = replay_game(game)
+        winners, decider = result.final.winners, okanagan_decider(result)
+        lines = [
+            ImageLine(
+                line.score.rank,
+                line.score.name,
+                line.colour,
+                ngettext("%(points)d VP", "%(points)d VP", line.score.total) % {"points": line.score.total},
+                _parts([(f"component:{part}", getattr(line.score, part)) for part in OKANAGAN_PARTS]),
+            )
+            for line in final_lines(result)
+        ]
+    else:
+        sheet = score_sheet(game.sheet)
+        winners, decider = sheet.winners, sheet_decider(sheet)
+        colours = seat_colours([score.name for score in sheet.players])
+        lines = [
+            ImageLine(
+                score.rank,
+                score.name,
+                colours[score.name],
+                ngettext("%(points)d point", "%(points)d points", score.total) % {"points": score.total},
+                _parts([(f"component:{part}", points) for part, points in score.points.items()]),
+            )
+            for score in _by_rank(sheet)
+        ]
+    title = f"{game.get_kind_display()} · {game.finished or game.created:%Y-%m-%d}"
+    return draw_result(title, winners_line(winners), decider, lines, get_language() or "en")
+
+
+def _parts(parts: list[tuple[str, int]]) -> str:
+    """A player's parts on one line of the image: "Explorer 8 · Objectives 6 · Nuggets 10"."""
+    return " · ".join(f"{LABELS.get(label, label)} {points}" for label, points in parts)
+
+
+def _by_rank(result: SheetResult) -> list[SheetScore]:
+    """A sheet's players from first place to last; players who share a place stay in sheet order."""
+    return sorted(result.players, key=lambda score: score.rank)
 
 
 def sheet_context(game: Game) -> dict[str, object]:
-    """A Small Islands or Cooper Island game: each component per player from first place to last (players who
-    share a place in sheet order), the winners, the explanation."""
+    """A finished Small Islands or Cooper Island game: ``final``, each component per player from first place to
+    last (players who share a place in sheet order), the winners, what decided, the explanation."""
     result = score_sheet(game.sheet)
-    rows = [score.to_json() for score in sorted(result.players, key=lambda score: score.rank)]
+    rows = [score.to_json() for score in _by_rank(result)]
     columns = [key for key in rows[0] if key not in {"name", "total", "rank"}] if rows else []
     chart = stacked(
         gettext("Score breakdown"),
         [(str(row["name"]), [int(str(row[column])) for column in columns]) for row in rows],
         [str(LABELS.get(f"component:{column}", column)) for column in columns],
     )
-    return {
-        "game": game,
-        "result": result,
+    final = {
+        "players": result.players,
         "rows": rows,
         "columns": columns,
+        "winners": result.winners,
+        "decider": sheet_decider(result),
         "section": result.sections[0],
         "chart": chart,
     }
+    return {"game": game, "result": result, "final": final}

@@ -32,7 +32,9 @@ from scoring.board import (
     game_context,
     just_saved,
     live_etag,
+    live_part,
     redraw_due,
+    result_links,
     result_png,
     sheet_context,
     wants_whole_log,
@@ -113,7 +115,8 @@ def game_detail(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     if not game.is_okanagan and request.htmx:
         return HttpResponseClientRefresh()  # scored meanwhile: the polling phone shows the result
     if not game.is_okanagan:
-        return render(request, "scoring/sheet_game.html", {**sheet_context(game), "member": member})
+        context = {**sheet_context(game), **result_links(request, game), "member": member}
+        return render(request, "scoring/sheet_game.html", context)
     template = "scoring/game.html#game" if request.htmx else "scoring/game.html"
     context = game_context(request, game, member=member)
     context["saved"] = just_saved(context, request.GET.get("saved", ""))
@@ -348,17 +351,31 @@ def watch(request: HtmxHttpRequest, token: str) -> HttpResponse:
     """The spectator's read-only view; once the game is over, its public result page (unless a member turned
     it off: then only the group's members see it)."""
     game = _watched(request, token)
-    return render(request, "scoring/watch.html", game_context(request, game, member=False, spectator=True))
+    return render(request, "scoring/watch.html", _watch_context(request, game))
 
 
 def _watched(request: HtmxHttpRequest, token: str) -> Game:
-    """The game of a spectator link: 404 for a finished game whose result is not public, but to its members."""
+    """The game of a spectator link: 404 for a finished game whose result is not public, but to its members;
+    404 for a score sheet still being filled in (its page is its result, once scored)."""
     game = get_object_or_404(_games(), spectator_token=token)
-    if not game.is_okanagan:
-        raise Http404  # a score sheet has no spectator page
+    if not game.is_okanagan and game.is_playing:
+        raise Http404
     if not game.is_playing and not game.public_result and not is_member(request, game):
         raise Http404
     return game
+
+
+def _watch_context(request: HtmxHttpRequest, game: Game) -> dict[str, object]:
+    """The spectator page of an Okanagan game (live, then its result), or the result of a scored sheet."""
+    if game.is_okanagan:
+        return game_context(request, game, member=False, spectator=True)
+    return {
+        **sheet_context(game),
+        **live_part(game, spectator=True),
+        **result_links(request, game),
+        "member": False,
+        "spectator": True,
+    }
 
 
 def _live_etag(request: HtmxHttpRequest, token: str) -> str | None:
@@ -379,7 +396,7 @@ def live(request: HtmxHttpRequest, token: str) -> HttpResponse:
         response = render(request, "scoring/game.html#game", game_context(request, game, member=member))
     else:
         game = _watched(request, token)
-        response = render(request, "scoring/watch.html#live", game_context(request, game, member=False, spectator=True))
+        response = render(request, "scoring/watch.html#live", _watch_context(request, game))
     response["Cache-Control"] = "no-cache"
     return response
 
@@ -391,8 +408,7 @@ def result_image(request: HtmxHttpRequest, token: str) -> HttpResponse:
     game = _watched(request, token)
     if game.is_playing:
         raise Http404
-    result = replay_game(game)
-    response = HttpResponse(result_png(result, game), content_type="image/png")
+    response = HttpResponse(result_png(game), content_type="image/png")
     # Not kept by caches: a member may turn the public result off, and the image must then stop being served.
     response["Cache-Control"] = "no-cache"
     return response
@@ -401,7 +417,7 @@ def result_image(request: HtmxHttpRequest, token: str) -> HttpResponse:
 @require_POST
 def public_result(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """A member turns the finished game's public result page (its spectator link and image) on or off."""
-    game = okanagan_game(game_for_member(request, game_id))
+    game = game_for_member(request, game_id)
     public = request.POST.get("public") == "1"
     Game.objects.filter(pk=game.pk).update(public_result=public, activity=F("activity") + 1)
     if public:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from django.test import Client
 
-from scoring.log import create_game, create_sheet_game, finish
+from scoring.log import create_game, create_sheet_game, finish, start_sheet_game
 from scoring.models import Game, Group
 
 DATA = Path(__file__).parent.parent / "data"
@@ -136,3 +136,76 @@ def test_a_sheet_game_lists_its_players_by_rank(member_client: Client, group: Gr
     header = re.search(r"<thead>(.*?)</thead>", page, re.S)
     assert header is not None, page
     assert re.findall(r'<th class="num[^"]*">([^<]+)</th>', header.group(1)) == ["Ann", "Cy", "Ben"]
+
+
+def finished_sheet(group: Group, name: str) -> Game:
+    game = create_sheet_game(group, json.loads((DATA / f"{name}.json").read_text()))
+    assert not game.is_playing
+    return game
+
+
+def test_the_public_page_of_a_cooper_island_game_shows_the_result_by_rank_and_nothing_of_the_group(
+    group: Group,
+) -> None:
+    game = finished_sheet(group, "cooper-island-three-players-tie")
+    create_game(group, ("Other", "Game"), {}, promos=False)
+    response = Client().get(f"/watch/{game.spectator_token}/")
+    assert response.status_code == 200
+    page = response.content.decode()
+    header = re.search(r"<thead>(.*?)</thead>", page, re.S)
+    # Ann first; Ben and Cy share the 2nd place, in sheet order.
+    assert header is not None
+    assert re.findall(r'<th class="num[^"]*">([^<]+)</th>', header.group(1)) == ["Ann", "Ben", "Cy"]
+    assert "Winner: Ann" in page and "Logbooks" in page and "Total" in page
+    assert '<details id="final-why">' in page  # the explanation, one tap away
+    assert group.name not in page and f"/groups/{group.pk}/" not in page and "Other" not in page
+    for member_only in ("Correct the sheet", "Delete this game", "Turn the public result off", "BG Stats"):
+        assert member_only not in page
+    assert "What happened" not in page  # no scoreboard nor log: a sheet has none
+    assert '<meta name="robots" content="noindex">' in page
+    assert f'<meta property="og:image" content="http://testserver/watch/{game.spectator_token}/result.png">' in page
+    assert Client().get(f"/watch/{game.spectator_token}/live/?view=watch").status_code == 200
+
+
+def test_a_sheet_game_says_which_tie_break_decided(member_client: Client, group: Group) -> None:
+    game = finished_sheet(group, "small-islands-last-tile-decides")
+    for page in (
+        member_client.get(f"/games/{game.pk}/").content.decode(),
+        Client().get(f"/watch/{game.spectator_token}/").content.decode(),
+    ):
+        assert "Winner: Ann" in page and "Tie-break:" in page and "who placed the last tile" in page
+    plain = finished_sheet(group, "small-islands-spec-example")
+    assert "Tie-break:" not in member_client.get(f"/games/{plain.pk}/").content.decode()
+
+
+def test_a_finished_sheet_game_has_the_share_card(member_client: Client, group: Group) -> None:
+    game = finished_sheet(group, "small-islands-spec-example")
+    page = member_client.get(f"/games/{game.pk}/").content.decode()
+    assert 'id="share-result"' in page and f"http://testserver/watch/{game.spectator_token}/" in page
+    assert 'download="small_islands-result.png"' in page and "data-print" in page and "data-share=" in page
+    assert "Turn the public result off" in page
+
+
+def test_a_sheet_game_public_result_is_404_when_off_or_not_scored(member_client: Client, group: Group) -> None:
+    game = finished_sheet(group, "cooper-island-three-players-tie")
+    watch, image = f"/watch/{game.spectator_token}/", f"/watch/{game.spectator_token}/result.png"
+    assert member_client.post(f"/games/{game.pk}/public/", {"public": "0"}).status_code == 302
+    for url in (watch, image, f"{watch}live/?view=watch"):
+        assert Client().get(url).status_code == 404, url
+        assert member_client.get(url).status_code == 200, url  # the members still see it
+    assert "Make the result public" in member_client.get(f"/games/{game.pk}/").content.decode()
+    member_client.post(f"/games/{game.pk}/public/", {"public": "1"})
+    assert Client().get(watch).status_code == 200
+    being_filled_in = start_sheet_game(group, "small_islands", ("Ann", "Ben"))
+    for url in (f"/watch/{being_filled_in.spectator_token}/", f"/watch/{being_filled_in.spectator_token}/result.png"):
+        assert Client().get(url).status_code == 404, url
+        assert member_client.get(url).status_code == 404, url  # its page is the table, until it is scored
+
+
+def test_the_result_image_of_a_small_islands_game(group: Group) -> None:
+    game = finished_sheet(group, "small-islands-last-tile-decides")
+    response = Client().get(f"/watch/{game.spectator_token}/result.png")
+    assert response.status_code == 200 and response["Content-Type"] == "image/png"
+    body = response.content
+    assert body[:8] == b"\x89PNG\r\n\x1a\n" and struct.unpack(">II", body[16:24]) == (1200, 630)
+    assert 5_000 < len(body) < 300_000
