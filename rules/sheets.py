@@ -159,16 +159,20 @@ def tie_break_steps(
 def first_place_decider(
     names: Sequence[str], keys: Sequence[tuple[int, ...]], breaks: Sequence[TieBreak], shared_rule: str
 ) -> Step | None:
-    """The tie-break step that decided the first place, among the players tied on the most points (the last
-    of :func:`tie_break_steps` about them); ``None`` when one player has the most points."""
-    best = max((key[0] for key in keys), default=0)
-    top = [index for index, key in enumerate(keys) if key[0] == best]
-    if len(top) < 2:
+    """The step of :func:`tie_break_steps` that settled the first place: the deepest tie-break the winner(s)
+    reached still tied with someone (or the place shared); ``None`` when one player has the most points."""
+    if not keys:
         return None
-    steps = tie_break_steps(
-        [names[index] for index in top],
-        [keys[index] for index in top],
-        [TieBreak(tie.rule, tie.label, [tie.shown[index] for index in top]) for tie in breaks],
-        shared_rule,
-    )
-    return steps[-1] if steps else None
+    best = max(keys)
+    for depth in range(len(best), 0, -1):
+        top = [index for index, key in enumerate(keys) if key[:depth] == best[:depth]]
+        if len(top) > 1:
+            # Among ``top``, every figure up to ``depth`` is level: one step per depth, this one the last.
+            steps = tie_break_steps(
+                [names[index] for index in top],
+                [keys[index] for index in top],
+                [TieBreak(tie.rule, tie.label, [tie.shown[index] for index in top]) for tie in breaks],
+                shared_rule,
+            )
+            return steps[depth - 1]
+    return None

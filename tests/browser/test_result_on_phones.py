@@ -32,6 +32,28 @@ def tied_table(phone: Any, base: str) -> Game:
     return game
 
 
+def shared_link(phone: Any, base: str, game: Game) -> str:
+    """The finished game's page on a member's phone: its share card's link, checked to copy in one tap, to go
+    to the phone's share sheet in one tap, and to come with the result image and Print."""
+    # This phone has a share sheet (the Web Share API), here one that keeps what it was given.
+    phone.add_init_script("navigator.share = async (data) => { window.sharedWith = data; };")
+    phone.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    phone.goto(f"{base}/games/{game.pk}/")
+    share = phone.locator("#share-result")
+    expect(share).to_be_visible()
+    link = share.locator("a.url").get_attribute("href")
+    assert link == f"{base}/watch/{game.spectator_token}/"
+    share.get_by_role("button", name="Copy: Result link").click()
+    expect(share.get_by_role("button", name="Copy: Result link")).to_have_text("Copied")
+    assert phone.evaluate("navigator.clipboard.readText()") == link
+    share.get_by_role("button", name="Share: Result link").click()
+    phone.wait_for_function("window.sharedWith !== undefined")
+    assert phone.evaluate("window.sharedWith.url") == link
+    expect(share.get_by_role("link", name="Result image (PNG)")).to_have_attribute("href", f"{link}result.png")
+    expect(share.get_by_role("button", name="Print")).to_be_visible()
+    return str(link)
+
+
 def places(page: Any) -> list[str]:
     return [text.strip() for text in page.locator("#final .player-result .player").all_inner_texts()]
 
@@ -76,23 +98,7 @@ def test_the_share_link_is_a_public_result_page_until_a_member_turns_it_off(
 ) -> None:
     game = tied_table(phone, live_server.url)
     finish(game, game.revision)
-    # This phone has a share sheet (the Web Share API), here one that keeps what it was given.
-    phone.add_init_script("navigator.share = async (data) => { window.sharedWith = data; };")
-    phone.context.grant_permissions(["clipboard-read", "clipboard-write"])
-    phone.goto(f"{live_server.url}/games/{game.pk}/")
-    share = phone.locator("#share-result")
-    expect(share).to_be_visible()
-    link = share.locator("a.url").get_attribute("href")
-    assert link == f"{live_server.url}/watch/{game.spectator_token}/"
-    # The link copies in one tap, and goes to the phone's share sheet in one tap.
-    share.get_by_role("button", name="Copy: Result link").click()
-    expect(share.get_by_role("button", name="Copy: Result link")).to_have_text("Copied")
-    assert phone.evaluate("navigator.clipboard.readText()") == link
-    share.get_by_role("button", name="Share: Result link").click()
-    phone.wait_for_function("window.sharedWith !== undefined")
-    assert phone.evaluate("window.sharedWith.url") == link
-    expect(share.get_by_role("link", name="Result image (PNG)")).to_be_visible()
-    expect(share.get_by_role("button", name="Print")).to_be_visible()
+    link = shared_link(phone, live_server.url, game)
 
     # Anyone with the link, without an account: the result, and nothing else of the group.
     visitor = a_phone(browser)

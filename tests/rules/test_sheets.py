@@ -66,6 +66,24 @@ def test_small_islands_ties_go_to_houses_then_ports_then_the_last_tile() -> None
     ]
 
 
+def test_the_decider_is_the_tie_break_that_settled_the_first_place() -> None:
+    plain = score_small_islands(islands(islander("Ann", 31), islander("Ben", 30)))
+    assert plain.decider is None  # the most points decided
+    by_houses = score_small_islands(islands(islander("Ann", houses=7), islander("Ben", houses=8)))
+    assert by_houses.decider is not None and by_houses.decider.rule == "small_islands.tie.houses"
+    assert by_houses.decider.params["values"] == "Ann 7, Ben 8"
+    # Ann and Ben tie for first down to the last tile; Cy and Dee tie lower down, on houses, which decides nothing
+    # at the top.
+    level = islands(
+        islander("Ann", 28, ports=2), islander("Ben", 28, ports=2), islander("Cy", 20), islander("Dee", 20, houses=7)
+    )
+    decided = score_small_islands({**level, "last_tile_by": "Ben"})
+    assert decided.decider is not None and decided.decider.rule == "small_islands.tie.last_tile"
+    assert decided.decider.params["players"] == "Ann, Ben"
+    shared = score_small_islands(level)
+    assert shared.decider is not None and shared.decider.message == "{players} are still tied and share the place."
+
+
 def test_small_islands_solo_against_alexis() -> None:
     sheet = islands(islander("Ann", 40, houses=6), alexis={"base": 40, "per_house": 1, "houses": 6})
     result = score_small_islands(sheet)
@@ -158,6 +176,12 @@ def test_cooper_island_ties_go_to_fewer_empty_spaces_then_are_shared() -> None:
     assert result.to_json()["winners"] == ["Ben"]
     assert [p["rank"] for p in result.to_json()["players"]] == [2, 1, 2]
     assert [step.rule for step in result.sections[0].steps][-2:] == ["cooper_island.tie", "cooper_island.tie"]
+
+    # The tie-break that decided the first place: fewer empty spaces among the three.
+    assert result.decider is not None and result.decider.rule == "cooper_island.tie"
+    assert result.decider.params["values"] == "Ann 4, Ben 2, Cy 4"
+    plain = score_cooper_island(cooper(settler("Ann", logbooks=6), settler("Ben", empty=2), settler("Cy", empty=4)))
+    assert plain.to_json()["winners"] == ["Ann"] and plain.decider is None  # Ben and Cy's tie decides no winner
 
 
 @pytest.mark.parametrize(
