@@ -40,6 +40,7 @@ from playwright.sync_api import sync_playwright
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.play_record import IN_VIEW  # noqa: E402
 from tests.conftest import CHROMIUM_FLAGS, chromium_path  # noqa: E402
 
 PASSWORD = "robot-sheets-42"
@@ -58,12 +59,6 @@ COOPER_ISLAND: dict[str, dict[str, Any]] = {
            "resources": 2, "cartographer": 1, "tiles": 2, "anchors": 3, "empty_spaces": 2},
 }  # fmt: skip
 WINNERS = {"small_islands": "Ann", "cooper_island": "Ann"}
-IN_VIEW = """(e) => {
-  const r = e.getBoundingClientRect();
-  if (!(r.top >= 0 && r.bottom <= window.innerHeight && r.height > 0)) return false;
-  const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
-  return !!top && (top === e || e.contains(top) || top.contains(e));
-}"""
 
 
 class Phone:
