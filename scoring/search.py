@@ -141,7 +141,9 @@ def _statistics(language: str) -> _Statistics:
 def _sqlite_found(asked: list[Term], language: str) -> set[str]:
     match = " OR ".join('"' + term.text.replace('"', '""') + '"' + ("*" if term.prefix else "") for term in asked)
     with connection.cursor() as cursor:
-        cursor.execute("SELECT rule_id FROM rule_search WHERE rule_search MATCH %s AND language = %s", [match, language])
+        cursor.execute(
+            "SELECT rule_id FROM rule_search WHERE rule_search MATCH %s AND language = %s", [match, language]
+        )
         return {rule_id for (rule_id,) in cursor.fetchall()}
 
 

@@ -36,36 +36,49 @@ _HANGUL = "\u1100-\u11ff\u3130-\u318f\uac00-\ud7af"
 WORD = re.compile(rf"[{_HAN}]+|[{_HANGUL}]+|(?:(?![{_HAN}{_HANGUL}])[^\W_])+")
 CJK = re.compile(rf"[{_HAN}{_HANGUL}]")
 
+
+def _split(text: str) -> list[str]:
+    return text.split()
+
+
 STOP_WORDS: dict[str, frozenset[str]] = {
     "en": frozenset(
-        """a an the and or but if then so of in on at to for from by with into out about as is are was
+        _split(
+            """a an the and or but if then so of in on at to for from by with into out about as is are was
         were be been being am do does did doing done have has had having i me my mine we us our you your
         he him his she her it its they them their this that these those there here what which who whom
         whose when where why how can could may might shall should will would must get gets got getting
         happen happens happened does anyone someone something anything thing things just also still
         really ok okay please wait hey any some each all than very too rule rules say says said let
-        im ive dont doesnt isnt arent cant s t d ll re ve m""".split()
+        im ive dont doesnt isnt arent cant s t d ll re ve m"""
+        )
     ),
     "fr": frozenset(
-        """a au aux avec ce ces cet cette ca celui celle ceux dans de des du d elle elles en et est es
+        _split(
+            """a au aux avec ce ces cet cette ca celui celle ceux dans de des du d elle elles en et est es
         etre il ils j je l la le les leur leurs lui m ma mais me mes moi mon n ne nos notre nous on ou
         par pas pour qu que qui quoi quel quelle quels quelles quand comment combien pourquoi sa se ses
         si son sur t ta te tes toi ton tu un une vos votre vous y c s est ce-que alors donc bien fait
         faire fais peut peux puis dois doit faut a-t-il ai as avons avez ont sont etait ete regle
-        regles svp""".split()
+        regles svp"""
+        )
     ),
     "it": frozenset(
-        """a ad al allo alla ai agli alle anche avere ho hai ha abbiamo avete hanno c che chi ci come con
+        _split(
+            """a ad al allo alla ai agli alle anche avere ho hai ha abbiamo avete hanno c che chi ci come con
         cosa cui da dal dallo dalla dai dagli dalle del dello della dei degli delle di e ed era essere
         gli ha i il in io l la le lei li lo loro lui ma mi mio mia miei mie ne nel nello nella nei negli
         nelle noi non o per perche piu qual quale quali quando quanto quanta quanti quante se si sia
         sono su sul sullo sulla sui sugli sulle suo sua suoi sue ti tu tuo tua tuoi tue un uno una voi
-        vostro vostra sei siamo e posso puoi puo possiamo devo deve dove regola regole""".split()
+        vostro vostra sei siamo e posso puoi puo possiamo devo deve dove regola regole"""
+        )
     ),
     "ko": frozenset(
-        """누가 누구 누구는 누구가 뭐 뭐야 뭐예요 뭐지 뭐해 무엇 무엇을 무슨 어떻게 어떡해 어떻게요 왜 언제
+        _split(
+            """누가 누구 누구는 누구가 뭐 뭐야 뭐예요 뭐지 뭐해 무엇 무엇을 무슨 어떻게 어떡해 어떻게요 왜 언제
         어디 어디서 어디에서 그럼 그러면 그냥 혹시 이 그 저 나 내가 나는 저는 제가 우리 우리가 너 당신 해요
-        하나요 하면 되나요 돼요 돼 되요 인가요 있나요 있어요 있어 없어요 거 것 건가요 건지 요 좀 규칙""".split()
+        하나요 하면 되나요 돼요 돼 되요 인가요 있나요 있어요 있어 없어요 거 것 건가요 건지 요 좀 규칙"""
+        )
     ),
 }
 ZH_STOP = (
@@ -122,7 +135,9 @@ def _grams(piece: str, unigrams: bool) -> list[str]:
 
 
 KOREAN_PARTICLES = sorted(
-    "에서는 에서 으로 이랑 하고 까지 부터 에게 한테 보다 처럼 이면 이나 은 는 이 가 을 를 에 의 도 로 만 랑 과 와".split(),
+    _split(
+        "에서는 에서 으로 이랑 하고 까지 부터 에게 한테 보다 처럼 이면 이나 은 는 이 가 을 를 에 의 도 로 만 랑 과 와"
+    ),
     key=len,
     reverse=True,
 )
