@@ -228,16 +228,17 @@ class Draft(models.Model):
 class RuleText(models.Model):
     """A rule of the catalogue in one language, for the rules search (rebuilt from ``rules`` when it changes).
 
-    On SQLite the table ``rule_search`` (FTS5, trigram tokens) mirrors ``plain``; on PostgreSQL
-    ``plain`` is searched with its full-text search.
+    ``words`` holds the rule's search terms (``scoring.words``: stems, CJK bigrams, the players' phrasings).
+    On SQLite the FTS5 table ``rule_search`` mirrors ``words``; on PostgreSQL ``words`` is searched with
+    its full-text search (the ``simple`` configuration: the terms are already analysed).
     """
 
     rule_id = models.CharField(max_length=80)
     language = models.CharField(max_length=10)
     title = models.CharField(max_length=200)
     text = models.TextField()
-    plain = models.TextField()
-    """Section, text and note, case-folded and without accents: what the search matches."""
+    words = models.TextField()
+    """The terms of the section, text, note, game and players' phrasings, space-separated."""
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["rule_id", "language"], name="unique_rule_text")]

@@ -1,11 +1,13 @@
-"""Searching the rules, in the reader's language, with the database's full-text search.
+"""Searching the rules, in the reader's language, for questions as players ask them.
 
-One function, :func:`search_rules`, whatever the database: SQLite matches an FTS5 table of trigrams
-(so words match inside longer words, in any script), PostgreSQL its full-text search with prefix
-matching. Both search ``plain``: the rule's section, text and note, case-folded and without accents,
-so that "egalite" finds "égalité". Words of one or two characters (common in Korean and Chinese) are
-looked up as substrings. Results are ranked by how many of the words they contain, then printed rules
-before the app's readings and options, then by how often the words occur and the database's relevance.
+One function, :func:`search_rules`, whatever the database. A question and every rule go through the
+same analysis (:mod:`scoring.words`: accents and case folded, stop words dropped, Snowball stems for
+English, French and Italian, character bigrams for Chinese and Korean, the players' words for the
+game's things). The index holds each rule's terms, with the ways players ask about it
+(``rules.phrasings``); the database finds the rules holding any term of the question (SQLite an FTS5
+table, PostgreSQL its full-text search on the same terms), and they are ranked here by BM25 over those
+terms, so that both databases give the same answer. The rules of the game the reader is looking at
+come first among rules that match about as well; then printed rules before the app's readings.
 
 The index is built from the ``rules`` catalogue and its translations, and rebuilt when they change.
 """
@@ -14,24 +16,42 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import re
-import unicodedata
+import math
+from collections import Counter
 from dataclasses import dataclass
 
 from django.conf import settings
 from django.db import connection, transaction
-from django.db.models import Q
 from django.utils import translation
 
 from rules import CATALOGUE, RULES, Rule, Source
+from rules.catalogue import Game
+from rules.phrasings import asked_as
 
 from .models import RuleText
+from .words import Term, plain, query_terms, words
 
-# Between rules that match as many words, the printed rules come first, house-rule options last.
+__all__ = ["Hit", "ensure_index", "plain", "search_rules", "terms"]
+
+# Between rules that match as well, the printed rules come first, house-rule options last.
 SOURCE_ORDER = (Source.RULEBOOK, Source.GAME_HELP, Source.INFERRED, Source.HOUSE_RULE, Source.RECORD_FORMAT)
-MAX_TERMS = 8
-MAX_TERM_LENGTH = 40
+SOURCE_WEIGHT = {
+    Source.RULEBOOK: 1.0,
+    Source.GAME_HELP: 1.0,
+    Source.INFERRED: 0.95,
+    Source.HOUSE_RULE: 0.85,
+    Source.RECORD_FORMAT: 0.85,
+}
+"""A printed rule is what a question is most often about; an option or a convention of the app's less."""
+MAX_TERMS = 24
 FINGERPRINT = "~fingerprint"
+K1 = 1.2
+B = 0.5
+GAME_BOOST = 1.6
+"""A rule of the game the reader is looking at scores this many times its match."""
+CUTOFF = 0.2
+"""Rules scoring less than this share of the best one are not shown."""
+GAME_NAMES = {Game.OKANAGAN: "Okanagan", Game.SMALL_ISLANDS: "Small Islands", Game.COOPER_ISLAND: "Cooper Island"}
 
 
 @dataclass(frozen=True)
@@ -41,91 +61,117 @@ class Hit:
     rule: Rule
     title: str
     text: str
-    matched: int
-    """How many of the words searched the rule contains."""
-    occurrences: int
-    """How often they occur in it."""
+    score: float
+    """How well it matches (BM25, times the game's boost)."""
 
 
-def plain(text: str) -> str:
-    """``text`` case-folded, without accents: what the search compares."""
-    decomposed = unicodedata.normalize("NFKD", text.casefold())
-    return unicodedata.normalize("NFC", "".join(char for char in decomposed if not unicodedata.combining(char)))
+def terms(query: str, language: str = "en") -> list[str]:
+    """The terms of a query as the index holds them (without the players' words' additions)."""
+    return [term.text for term in query_terms(query, language) if term.weight == 1.0]
 
 
-def terms(query: str) -> list[str]:
-    """The distinct words of a query, plain, at most :data:`MAX_TERMS`."""
-    words = [word[:MAX_TERM_LENGTH] for word in re.findall(r"\w+", plain(query))]
-    return list(dict.fromkeys(words))[:MAX_TERMS]
-
-
-def search_rules(query: str, language: str, limit: int = 8) -> list[Hit]:
-    """The rules matching ``query`` in ``language``, best first."""
+def search_rules(query: str, language: str, limit: int = 8, game: str = "") -> list[Hit]:
+    """The rules answering ``query`` in ``language``, best first; ``game`` (a :class:`Game` value)
+    is the game the reader is looking at, whose rules come first."""
     ensure_index()
-    words = terms(query)
-    if not words:
+    asked = query_terms(query[:200], language)[:MAX_TERMS]
+    if not asked:
         return []
-    sqlite = connection.vendor == "sqlite"
-    relevance = _sqlite_relevance(words, language) if sqlite else _pg_relevance(words, language)
-    # Trigrams find any word of 3 characters or more inside longer ones; PostgreSQL's words are whole
-    # runs of letters, and a run of Chinese or Korean characters is one word: look those up as substrings.
-    short = [word for word in words if len(word) < 3] if sqlite else words
-    substrings = Q()
-    for word in short:
-        substrings |= Q(plain__contains=word)
-    found = Q(rule_id__in=relevance) | substrings if short else Q(rule_id__in=relevance)
-    rows = RuleText.objects.filter(language=language).filter(found)
-    hits = [
-        (
-            Hit(
-                CATALOGUE[row.rule_id],
-                row.title,
-                row.text,
-                sum(word in row.plain for word in words),
-                sum(row.plain.count(word) for word in words),
-            ),
-            relevance.get(row.rule_id, 0.0),
-        )
-        for row in rows.exclude(rule_id=FINGERPRINT)
-    ]
-    hits.sort(
-        key=lambda pair: (-pair[0].matched, SOURCE_ORDER.index(pair[0].rule.source), -pair[0].occurrences, -pair[1])
-    )
-    return [hit for hit, _relevance in hits if hit.matched][:limit]
+    found = _sqlite_found(asked, language) if connection.vendor == "sqlite" else _pg_found(asked, language)
+    if not found:
+        return []
+    stats = _statistics(language)
+    rows = RuleText.objects.filter(language=language, rule_id__in=found).only("rule_id", "title", "text", "words")
+    scored = []
+    for row in rows:
+        rule = CATALOGUE.get(row.rule_id)
+        if rule is None:
+            continue
+        score = _bm25(asked, row.words.split(), stats) * SOURCE_WEIGHT[rule.source]
+        score *= GAME_BOOST if rule.game == game else 1.0
+        if score > 0:
+            scored.append(Hit(rule, row.title, row.text, score))
+    if not scored:
+        return []
+    order = {rule.id: index for index, rule in enumerate(RULES)}
+    scored.sort(key=lambda hit: (-round(hit.score, 6), SOURCE_ORDER.index(hit.rule.source), order[hit.rule.id]))
+    best = scored[0].score
+    return [hit for hit in scored if hit.score >= CUTOFF * best][:limit]
 
 
-def _sqlite_relevance(words: list[str], language: str) -> dict[str, float]:
-    long = [word for word in words if len(word) >= 3]
-    if not long:
-        return {}
-    match = " OR ".join('"' + word.replace('"', '""') + '"' for word in long)
+@dataclass(frozen=True)
+class _Statistics:
+    count: int
+    average_length: float
+    frequencies: Counter[str]
+    """In how many rules each term occurs."""
+    vocabulary: tuple[str, ...]
+
+
+def _idf(frequency: int, stats: _Statistics) -> float:
+    return math.log(1 + (stats.count - frequency + 0.5) / (frequency + 0.5))
+
+
+def _bm25(asked: list[Term], document: list[str], stats: _Statistics) -> float:
+    counts = Counter(document)
+    norm = K1 * (1 - B + B * len(document) / stats.average_length)
+    score = 0.0
+    for term in asked:
+        if term.prefix:
+            frequency = sum(count for word, count in counts.items() if word.startswith(term.text))
+            rules_with = sum(stats.frequencies[word] for word in stats.vocabulary if word.startswith(term.text))
+            rules_with = min(rules_with, stats.count)
+        else:
+            frequency, rules_with = counts[term.text], stats.frequencies[term.text]
+        if frequency:
+            score += term.weight * _idf(rules_with, stats) * frequency * (K1 + 1) / (frequency + norm)
+    return score
+
+
+@functools.cache
+def _statistics(language: str) -> _Statistics:
+    documents = [entry[4].split() for entry in _catalogue()[0] if entry[1] == language]
+    frequencies: Counter[str] = Counter()
+    for document in documents:
+        frequencies.update(set(document))
+    average = sum(map(len, documents)) / max(len(documents), 1)
+    return _Statistics(len(documents), average or 1.0, frequencies, tuple(frequencies))
+
+
+def _sqlite_found(asked: list[Term], language: str) -> set[str]:
+    match = " OR ".join('"' + term.text.replace('"', '""') + '"' + ("*" if term.prefix else "") for term in asked)
     with connection.cursor() as cursor:
         cursor.execute(
-            "SELECT rule_id, bm25(rule_search) FROM rule_search WHERE rule_search MATCH %s AND language = %s",
-            [match, language],
+            "SELECT rule_id FROM rule_search WHERE rule_search MATCH %s AND language = %s", [match, language]
         )
-        return {rule_id: -score for rule_id, score in cursor.fetchall()}
+        return {rule_id for (rule_id,) in cursor.fetchall()}
 
 
-def _pg_relevance(words: list[str], language: str) -> dict[str, float]:
-    from django.contrib.postgres.search import SearchQuery, SearchRank, SearchVector
+def _pg_found(asked: list[Term], language: str) -> set[str]:
+    from django.contrib.postgres.search import SearchQuery, SearchVector
 
-    vector = SearchVector("plain", config="simple")
-    query = SearchQuery(" | ".join(f"{word}:*" for word in words), search_type="raw", config="simple")
+    raw = " | ".join(_pg_operand(term) for term in asked)
+    query = SearchQuery(raw, search_type="raw", config="simple")
     rows = (
         RuleText.objects.filter(language=language)
-        .annotate(rank=SearchRank(vector, query))
-        .filter(rank__gt=0)
-        .values_list("rule_id", "rank")
+        .annotate(found=SearchVector("words", config="simple"))
+        .filter(found=query)
+        .values_list("rule_id", flat=True)
     )
-    return {rule_id: float(rank) for rule_id, rank in rows}
+    return set(rows)
+
+
+def _pg_operand(term: Term) -> str:
+    """A term as a tsquery operand: quoted, so that the parser takes it as one lexeme."""
+    quoted = "'" + term.text.replace("\\", "\\\\").replace("'", "''") + "'"
+    return quoted + (":*" if term.prefix else "")
 
 
 # The index ------------------------------------------------------------------------------------------
 
 
 type Entry = tuple[str, str, str, str, str]
-"""rule id, language, title, text, plain"""
+"""rule id, language, title, text, words (the terms, space-separated)"""
 
 
 def _entries() -> list[Entry]:
@@ -135,8 +181,9 @@ def _entries() -> list[Entry]:
             for rule in RULES:
                 title, text = translation.gettext(rule.section), translation.gettext(rule.text)
                 note = translation.gettext(rule.note) if rule.note else ""
-                words = " ".join((title, text, note, rule.id.replace(".", " ").replace("_", " ")))
-                entries.append((rule.id, language, title, text, plain(words)))
+                game = GAME_NAMES[rule.game]
+                searched = " ".join((title, text, note, game, translation.gettext(game), asked_as(rule.id, language)))
+                entries.append((rule.id, language, title, text, " ".join(words(searched, language))))
     return entries
 
 
@@ -157,14 +204,14 @@ def ensure_index() -> None:
             RuleText.objects.all().delete()
             RuleText.objects.bulk_create(
                 [
-                    *(RuleText(rule_id=r, language=lang, title=t, text=x, plain=p) for r, lang, t, x, p in entries),
-                    RuleText(rule_id=FINGERPRINT, language="", title="", text=digest, plain=""),
+                    *(RuleText(rule_id=r, language=lang, title=t, text=x, words=w) for r, lang, t, x, w in entries),
+                    RuleText(rule_id=FINGERPRINT, language="", title="", text=digest, words=""),
                 ]
             )
             if connection.vendor == "sqlite":
                 with connection.cursor() as cursor:
                     cursor.execute("DELETE FROM rule_search")
                     cursor.executemany(
-                        "INSERT INTO rule_search (rule_id, language, plain) VALUES (%s, %s, %s)",
-                        [(rule_id, language, words) for rule_id, language, _title, _text, words in entries],
+                        "INSERT INTO rule_search (rule_id, language, words) VALUES (%s, %s, %s)",
+                        [(rule_id, language, terms) for rule_id, language, _title, _text, terms in entries],
                     )

@@ -18,6 +18,7 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from rules import RULES, Source
+from rules.catalogue import Game
 from scoring.body_limits import BODY_LIMITS, DEFAULT_BODY_LIMIT
 from scoring.forms import USERNAME_TAKEN, GroupForm, JoinForm, RestoreForm, SignupForm
 from scoring.http import HtmxHttpRequest
@@ -28,6 +29,7 @@ from scoring.search import search_rules
 logger = logging.getLogger(__name__)
 
 THEMES = ("auto", "dark", "light")
+GAMES = tuple(game.value for game in Game)
 THEME_COOKIE = "theme"
 
 
@@ -73,12 +75,16 @@ def signup(request: HtmxHttpRequest) -> HttpResponse:
 @require_safe
 def rule_list(request: HtmxHttpRequest) -> HttpResponse:
     """The rules reference: every rule with a stable anchor, the worked examples, the open questions;
-    with ``q``, the rules matching it (the search box asks for just the results with htmx)."""
+    with ``q``, the rules matching it (the search box asks for just the results with htmx), those of
+    ``game`` first (the game the reader comes from: a game page's links pass it; anything else is no game)."""
     query = request.GET.get("q", "")[:200]
-    hits = search_rules(query, get_language()) if query.strip() else []
+    game = request.GET.get("game", "")
+    game = game if game in GAMES else ""
+    hits = search_rules(query, get_language(), game=game) if query.strip() else []
+    context = {"q": query, "hits": hits, "game": game, "games_searched": GAMES}
     if request.htmx and "q" in request.GET:
-        return render(request, "scoring/rules.html#results", {"q": query, "hits": hits})
-    return render(request, "scoring/rules.html", {"q": query, "hits": hits, **reference_context()})
+        return render(request, "scoring/rules.html#results", context)
+    return render(request, "scoring/rules.html", {**context, **reference_context()})
 
 
 @require_POST
