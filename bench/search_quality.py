@@ -1,7 +1,7 @@
 """The rules search on questions as players ask them (issue 14, point 5): the share that finds its rule
 in the top 3 and in first place, per language and overall, and the answer time.
 
-The questions are tests/data/rule-questions.json: "tuning" questions (written before the search
+The questions are tests/data/search/rule-questions.json: "tuning" questions (written before the search
 learned the players' words, then used to write them) and "held-out" ones (written afterwards, never
 tuned on). Each is asked in the game context it names, as from that game's page.
 
@@ -49,7 +49,7 @@ def main() -> None:
         from scoring.search import ensure_index, search_rules
 
         ensure_index()
-        questions = json.loads((ROOT / "tests" / "data" / "rule-questions.json").read_text())
+        questions = json.loads((ROOT / "tests" / "data" / "search" / "rule-questions.json").read_text())
         rows: dict[tuple[str, str], list[tuple[bool, bool]]] = {}
         digest = hashlib.sha256()
         for question in questions:

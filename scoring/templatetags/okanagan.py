@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from django import template
+from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
-from rules import Reward, Shape
+from rules import Reward, Shape, Step
 from scoring.wording import explain, label, reward_label, say
 
 register = template.Library()
@@ -85,3 +88,14 @@ def action_icon(kind: str, size: int = 28) -> SafeString:
         size,
         SafeString(ACTION_PATHS.get(kind, "")),
     )
+
+
+@register.inclusion_tag("scoring/_steps.html")
+def steps(items: Iterable[Step | tuple[str, str]], links: bool = True) -> dict[str, object]:
+    """An explanation as a list: each step in the reader's language (a :class:`Step`, or a (text, rule) pair
+    explained already), with a link to the rule it cites, on the rules page with that rule's game first."""
+    rows = []
+    for item in items:
+        text, rule = (explain(item), item.rule) if isinstance(item, Step) else item
+        rows.append((text, rule, f"{reverse('rules')}?game={rule.partition('.')[0]}#{rule}"))
+    return {"rows": rows, "links": links}

@@ -1,6 +1,6 @@
 """The rules search answers questions as players ask them, in the five languages.
 
-The questions are in tests/data/rule-questions.json; bench/search_quality.py prints the shares and
+The questions are in tests/data/search/rule-questions.json; bench/search_quality.py prints the shares and
 the answer times.
 """
 
@@ -18,7 +18,7 @@ from scoring.words import query_terms, words
 
 pytestmark = pytest.mark.django_db
 
-QUESTIONS = json.loads((Path(__file__).parent.parent / "data" / "rule-questions.json").read_text())
+QUESTIONS = json.loads((Path(__file__).parent.parent / "data" / "search" / "rule-questions.json").read_text())
 
 
 def found_in(question: dict[str, object], places: int) -> bool:

@@ -29,7 +29,7 @@ def trigram_table(apps: StateApps, schema_editor: BaseDatabaseSchemaEditor) -> N
 class Migration(migrations.Migration):
 
     dependencies = [
-        ("scoring", "0007_public_result"),
+        ("scoring", "0008_sheet_entry"),
     ]
 
     operations = [
