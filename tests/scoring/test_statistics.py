@@ -9,6 +9,8 @@ import re
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.core.management import call_command
+from django.core.management.base import CommandError
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 from django.test import Client
@@ -239,3 +241,13 @@ def test_the_migration_fills_in_the_games_finished_before_by_replaying_them_once
     executor = MigrationExecutor(connection)
     executor.loader.build_graph()
     executor.migrate(executor.loader.graph.leaf_nodes())
+
+
+def test_the_check_command_finds_a_stored_result_that_differs_from_the_replay(game: Game) -> None:
+    finished_forest(game)
+    call_command("check_data", stdout=io.StringIO())  # as stored: nothing to say
+    Seat.objects.filter(game=game, name="Red").update(rank=2)
+    out = io.StringIO()
+    with pytest.raises(CommandError):
+        call_command("check_data", stdout=out)
+    assert out.getvalue().startswith(f"game {game.pk}: seat 'Red': stored (total, rank, parts) (10, 2, {{")
