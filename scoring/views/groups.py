@@ -55,7 +55,8 @@ def group_detail(request: HtmxHttpRequest, group_id: int) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         form.save()
         form = ProfileForm(group=group)
-    games = group.games.prefetch_related(Prefetch("seats", queryset=Seat.objects.order_by("position")))
+    seats = Seat.objects.select_related("profile").order_by("position")
+    games = group.games.prefetch_related(Prefetch("seats", queryset=seats))
     context = {
         "group": group,
         "is_owner": group.owner_id == request.user.pk,
