@@ -236,12 +236,14 @@ def _kept_marks(marks: list[str], old: Events, new: Events) -> dict[int, str]:
     return kept
 
 
-def store_result(game: Game, result: OkanaganResult) -> None:
-    """Copy the winners, and each seat's total, rank and score parts, of a finished game: what the group's
-    page and its statistics read."""
-    game.winners = list(result.final.winners)
-    game.save(update_fields=["winners", "status", "finished"])
+def store_result(game: Game, result: Result) -> None:
+    """Copy the winners, and each seat's total, rank and score parts, of a finished game (of any kind: an
+    Okanagan result or a score sheet's): what the group's page and its statistics read."""
     seats = sorted(game.seats.all(), key=lambda seat: seat.position)  # the result's players are in seat order
+    winners = result.to_json()["winners"]
+    assert isinstance(winners, list)
+    game.winners = [name for name in winners if name in {seat.name for seat in seats}]  # not Alexis
+    game.save(update_fields=["winners", "status", "finished"])
     for seat, seat_result in zip(seats, seat_results(result), strict=True):
         seat.total, seat.rank, seat.parts = seat_result.total, seat_result.rank, seat_result.parts
     Seat.objects.bulk_update(seats, ["total", "rank", "parts"])

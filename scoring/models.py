@@ -109,7 +109,7 @@ class Game(models.Model):
     created = models.DateTimeField(auto_now_add=True)
     finished = models.DateTimeField(null=True, blank=True)
     winners = models.JSONField(default=list)
-    """The winners' names once finished (a copy of the engine's result, for the group's page)."""
+    """The winners' names once finished (a copy of the engine's result; the statistics read each seat's rank)."""
     uuid = models.UUIDField(default=uuid.uuid4, editable=False)
     """This play's id outside the site (BG Stats' play uuid): the same on every export, so that a play sent
     twice is one play; carried by the group's backup into the restored group."""

@@ -15,8 +15,8 @@ from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 from django.test import Client
 
-from rules import documents
-from scoring.log import change_log, create_game, create_sheet_game, finish, reopen
+from rules import documents, score_sheet
+from scoring.log import change_log, create_game, create_sheet_game, finish, reopen, store_result
 from scoring.models import Game, Group, Seat
 from scoring.statistics import group_stats, group_summary, player_stats
 
@@ -252,3 +252,21 @@ def test_the_check_command_finds_a_stored_result_that_differs_from_the_replay(ga
     with pytest.raises(CommandError):
         call_command("check_data", stdout=out)
     assert out.getvalue().startswith(f"game {game.pk}: seat 'Red': stored (total, rank, parts) (10, 2, {{")
+
+
+def test_a_sheet_game_finished_later_stores_its_result_the_same_way(group: Group) -> None:
+    """What a score sheet filled in at the table will do when it ends: ``store_result`` takes any game's result."""
+    game = create_game(group, ("Ann", "Ben"), {}, promos=False)  # seats as a sheet in progress would have them
+    sheet = {
+        "format": "small-islands-sheet/1",
+        "players": [
+            {"name": name, "prestige": points, "discoveries": [], "ship_placed": False, "ports": 0, "houses": 0}
+            for name, points in (("Ann", 12), ("Ben", 20))
+        ],
+    }
+    store_result(game, score_sheet(sheet))
+    assert game.winners == ["Ben"]
+    assert seat_results(game) == [
+        ("Ann", 12, 2, {"prestige_points": 12, "discovery_points": 0, "port_points": 0}),
+        ("Ben", 20, 1, {"prestige_points": 20, "discovery_points": 0, "port_points": 0}),
+    ]
