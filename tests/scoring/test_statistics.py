@@ -142,6 +142,7 @@ def test_renaming_a_player_keeps_the_group_page_the_statistics_and_their_page_in
     assert ">Red<" not in stats and "Red:" not in stats  # no line, no head-to-head under the old name
     assert "Rhoda 10 ★" in home and "Red 10" not in home  # the games, too, under the player's name
     assert "Rhoda – White: 1 – 0 (1 tied) in 2 games" in stats
+    assert "count under their current name, with those played under an earlier name" in stats
     assert "<strong>Rhoda</strong>: 2 players: 1/1 · 3 players: 1/1" in stats
 
 
