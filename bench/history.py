@@ -1,9 +1,9 @@
 """A group's history as it grows (issue 15, point 4): each history page at 10, 100 and 1,000 finished games.
 
-In process, on a fresh SQLite database with the production code paths (Django's test client, DEBUG off for the
-queries to be counted by a wrapper rather than kept). Each group's games are 60-event random legal games of
-Okanagan (one in four a Cooper Island sheet instead), stored finished with their results as the engine gives
-them. Prints, per page and size: the median time of 5 loads, the number of queries, and the answer's size.
+In process, on a fresh SQLite database with the production code paths (Django's test client). Each group's
+games are 60-event random legal games of Okanagan (one in four a Cooper Island sheet instead), stored finished
+with their results as the engine gives them. Prints, per page and size: the median time of 5 loads, the number
+of queries, and the answer's size.
 
     .venv/bin/python bench/history.py [--games 10 100 1000]
 """
@@ -11,7 +11,6 @@ them. Prints, per page and size: the median time of 5 loads, the number of queri
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
 import sys
 import tempfile
@@ -21,27 +20,19 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.production import in_process  # noqa: E402
+
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, nargs="+", default=[10, 100, 1000])
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
-        os.environ |= {"DEBUG": "1", "DATABASE_URL": f"sqlite:///{folder}/history.sqlite3"}
-        os.environ.setdefault("DJANGO_SETTINGS_MODULE", "okanagan_site.settings")
-        import django
-
-        django.setup()
-        from django.conf import settings
-        from django.core.management import call_command
+        in_process(Path(folder) / "history.sqlite3")
+        from django.contrib.auth.models import User
         from django.db import connection
         from django.test import Client
         from django.test.utils import CaptureQueriesContext
-
-        settings.ALLOWED_HOSTS = ["testserver"]
-        call_command("migrate", verbosity=0)
-        call_command("createcachetable")
-        from django.contrib.auth.models import User
 
         from rules import score_okanagan
         from scoring.log import NewGame, create_games, seat_results, sheet_game
