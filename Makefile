@@ -36,6 +36,7 @@ bench: $(VENV)/.dev
 	$(BIN)/python bench/newcomer.py
 	$(BIN)/python bench/page_weight.py
 	$(BIN)/python bench/limits.py
+	$(BIN)/python bench/history.py
 	@# The robot plays each record through the UI on a phone.
 	for record in tests/data/okanagan-*.json; do case $$record in *.expected.json) ;; *) \
 		$(BIN)/python bench/play_record.py --totals $$record || exit 1;; esac; done

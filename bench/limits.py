@@ -14,7 +14,6 @@ In process, on a fresh SQLite database with the production code paths (Django's 
 from __future__ import annotations
 
 import json
-import os
 import statistics
 import sys
 import tempfile
@@ -24,23 +23,15 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.production import in_process  # noqa: E402
+
 
 def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
-        os.environ |= {"DEBUG": "1", "DATABASE_URL": f"sqlite:///{folder}/limits.sqlite3"}
-        os.environ.setdefault("DJANGO_SETTINGS_MODULE", "okanagan_site.settings")
-        import django
-
-        django.setup()
-        from django.conf import settings
-        from django.core.files.uploadedfile import SimpleUploadedFile
-        from django.core.management import call_command
-        from django.test import Client
-
-        settings.ALLOWED_HOSTS = ["testserver"]
-        call_command("migrate", verbosity=0)
-        call_command("createcachetable")
+        in_process(Path(folder) / "limits.sqlite3")
         from django.contrib.auth.models import User
+        from django.core.files.uploadedfile import SimpleUploadedFile
+        from django.test import Client
 
         from rules.record import MAX_EVENTS
         from scoring import portability

@@ -23,6 +23,22 @@ def free_port() -> int:
         return port
 
 
+def in_process(database: Path) -> None:
+    """The site in this process, for Django's test client: DEBUG on, a fresh SQLite database at ``database``
+    with its schema and cache table."""
+    os.environ |= {"DEBUG": "1", "DATABASE_URL": f"sqlite:///{database}"}
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "okanagan_site.settings")
+    import django
+
+    django.setup()
+    from django.conf import settings
+    from django.core.management import call_command
+
+    settings.ALLOWED_HOSTS = ["testserver"]
+    call_command("migrate", verbosity=0)
+    call_command("createcachetable")
+
+
 def production_env(database_url: str) -> dict[str, str]:
     """Production settings (DEBUG off) on ``database_url``, over plain HTTP on loopback."""
     env = os.environ | {

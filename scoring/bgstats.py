@@ -2,8 +2,8 @@
 its ``.bgsplay`` file, as ``../shared/spec/bgstats.md`` describes them.
 
 Everything comes from what the site stores and the engine's result: the scores and ranks (competition
-ranks, tied players sharing one) are the engine's, passed in by the caller (:func:`scoring.stats.game_scores`
-or the result a page already holds); nothing is scored here.
+ranks, tied players sharing one) are the engine's, passed in by the caller (stored when the game finished:
+:func:`scoring.statistics.stored_scores`; or the result a page already holds); nothing is scored here.
 
 Stable ids: a play's uuid is its game's stored ``uuid`` and a player's is their group profile's, both made
 once and carried by the group's backup into a restored group, so that every export of the same play or

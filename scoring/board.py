@@ -37,7 +37,7 @@ from .log import replay_game
 from .models import SEAT_COLOURS, Game
 from .phones import known_phone, my_seat
 from .result_image import ImageLine, draw_result
-from .stats import OKANAGAN_PARTS
+from .statistics import OKANAGAN_PARTS
 from .wording import LABELS, explain
 
 

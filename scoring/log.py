@@ -16,7 +16,7 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
-from rules import OkanaganResult, name_key, score_okanagan, score_sheet
+from rules import OkanaganResult, Result, name_key, score_okanagan, score_sheet
 
 from .models import Event, Game, Group, Profile, Seat, new_table_code
 
@@ -25,6 +25,37 @@ type Events = list[dict[str, Any]]
 
 class StaleGame(Exception):
     """The game changed since the phone loaded it."""
+
+
+@dataclass(frozen=True)
+class SeatResult:
+    """One seat's final result as the engine gives it, stored on the seat when the game finishes: what the
+    statistics read (:mod:`scoring.statistics`), so that no page replays a game to count."""
+
+    total: int
+    rank: int
+    parts: dict[str, int]
+    """Each component of the score (the result JSON's ``*_points`` fields), in the engine's order."""
+
+
+def seat_results(result: Result) -> tuple[SeatResult, ...]:
+    """Each player's result as the engine's result JSON gives it (its ``players``: seat order, or the sheet's
+    order): the components (the ``*_points`` fields), the total and the rank. Nothing is scored here."""
+    players = result.to_json()["players"]
+    assert isinstance(players, list)
+    return tuple(
+        SeatResult(
+            total=_whole(row["total"]),
+            rank=_whole(row["rank"]),
+            parts={key: _whole(value) for key, value in row.items() if key.endswith("_points")},
+        )
+        for row in players
+    )
+
+
+def _whole(value: object) -> int:
+    assert isinstance(value, int)  # the result JSON's points, totals and ranks are whole numbers
+    return value
 
 
 @dataclass(frozen=True)
@@ -37,8 +68,8 @@ class NewGame:
     promos: bool = False
     sheet: dict[str, Any] | None = None
     events: Sequence[object] = ()
-    totals: tuple[int, ...] | None = None
-    """Each seat's final total, for a finished game (``None``: in progress)."""
+    results: tuple[SeatResult, ...] | None = None
+    """Each seat's final result, for a finished game (``None``: in progress)."""
     winners: tuple[str, ...] = ()
     finished: datetime | None = None
     created: datetime | None = None
@@ -60,8 +91,8 @@ def create_games(group: Group, games: Sequence[NewGame]) -> list[Game]:
                 options=new.options,
                 promos=new.promos,
                 sheet=new.sheet,
-                status=Game.Status.PLAYING if new.totals is None else Game.Status.FINISHED,
-                finished=None if new.totals is None else new.finished or now,
+                status=Game.Status.PLAYING if new.results is None else Game.Status.FINISHED,
+                finished=None if new.results is None else new.finished or now,
                 winners=list(new.winners),
                 uuid=new.uuid or uuid4(),
             )
@@ -72,13 +103,7 @@ def create_games(group: Group, games: Sequence[NewGame]) -> list[Game]:
         if any(new.created for new in games):
             Game.objects.bulk_update(rows, ["created"], batch_size=500)
         Seat.objects.bulk_create(
-            Seat(
-                game=row,
-                position=position,
-                name=name,
-                profile=profiles.get(name),
-                total=None if new.totals is None else new.totals[position],
-            )
+            _with_result(Seat(game=row, position=position, name=name, profile=profiles.get(name)), new, position)
             for row, new in zip(rows, games, strict=True)
             for position, name in enumerate(new.players)
         )
@@ -91,6 +116,14 @@ def create_games(group: Group, games: Sequence[NewGame]) -> list[Game]:
             batch_size=1000,
         )
     return rows
+
+
+def _with_result(seat: Seat, new: NewGame, position: int) -> Seat:
+    """``seat`` with its final result, if ``new`` is finished."""
+    if new.results is not None:
+        result = new.results[position]
+        seat.total, seat.rank, seat.parts = result.total, result.rank, result.parts
+    return seat
 
 
 def create_game(
@@ -109,7 +142,7 @@ def sheet_game(sheet: dict[str, Any]) -> NewGame:
         kind,
         players,
         sheet=sheet,
-        totals=tuple(score.total for score in result.players),
+        results=seat_results(result),
         winners=tuple(name for name in result.winners if name in players),  # not the solo game's Alexis card
     )
 
@@ -126,24 +159,21 @@ def start_sheet_game(group: Group, kind: str, players: tuple[str, ...]) -> Game:
 
 def finish_sheet_game(game: Game, sheet: dict[str, Any]) -> Game:
     """Score the sheet put together from the lines, and end the game with it (``RulesError`` if invalid;
-    :class:`StaleGame` if another phone scored it first). The lines stay on the seats, for a correction."""
-    new = sheet_game(sheet)
+    :class:`StaleGame` if another phone scored it first): each seat stores its total, rank and score parts. The
+    lines stay on the seats, for a correction."""
+    result = score_sheet(sheet)
     with transaction.atomic():
         done = Game.objects.filter(pk=game.pk, status=Game.Status.PLAYING).update(
             status=Game.Status.FINISHED,
             finished=timezone.now(),
             sheet=sheet,
-            winners=list(new.winners),
             revision=F("revision") + 1,
             activity=F("activity") + 1,
         )
         if not done:
             raise StaleGame
-        totals = dict(zip(new.players, new.totals or (), strict=True))
-        for seat in game.seats.all():
-            seat.total = totals.get(seat.name)
-            seat.save(update_fields=["total"])
-    game.refresh_from_db()
+        game.refresh_from_db()
+        store_result(game, result)  # the sheet's players are the seats, in seat order
     return game
 
 
@@ -162,6 +192,7 @@ def reopen_sheet_game(game: Game, fill: Callable[[Game], None]) -> None:
         if not done:
             raise StaleGame
         fill(game)
+        game.seats.update(total=None, rank=None, parts={})
 
 
 def line_changed(game: Game) -> None:
@@ -254,14 +285,17 @@ def _kept_marks(marks: list[str], old: Events, new: Events) -> dict[int, str]:
     return kept
 
 
-def store_result(game: Game, result: OkanaganResult) -> None:
-    """Copy the winners and totals of a finished game, for the group's history."""
-    game.winners = list(result.final.winners)
+def store_result(game: Game, result: Result) -> None:
+    """Copy the winners, and each seat's total, rank and score parts, of a finished game (of any kind: an
+    Okanagan result or a score sheet's): what the group's page and its statistics read."""
+    seats = sorted(game.seats.all(), key=lambda seat: seat.position)  # the result's players are in seat order
+    winners = result.to_json()["winners"]
+    assert isinstance(winners, list)
+    game.winners = [name for name in winners if name in {seat.name for seat in seats}]  # not Alexis
     game.save(update_fields=["winners", "status", "finished"])
-    totals = {score.name: score.total for score in result.final.players}
-    for seat in game.seats.all():
-        seat.total = totals[seat.name]
-        seat.save(update_fields=["total"])
+    for seat, seat_result in zip(seats, seat_results(result), strict=True):
+        seat.total, seat.rank, seat.parts = seat_result.total, seat_result.rank, seat_result.parts
+    Seat.objects.bulk_update(seats, ["total", "rank", "parts"])
 
 
 def finish(game: Game, revision: int) -> OkanaganResult:
@@ -285,4 +319,4 @@ def reopen(game: Game, revision: int) -> None:
     )
     if not updated:
         raise StaleGame
-    game.seats.update(total=None)
+    game.seats.update(total=None, rank=None, parts={})

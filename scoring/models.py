@@ -109,7 +109,7 @@ class Game(models.Model):
     created = models.DateTimeField(auto_now_add=True)
     finished = models.DateTimeField(null=True, blank=True)
     winners = models.JSONField(default=list)
-    """The winners' names once finished (a copy of the engine's result, for the group's history)."""
+    """The winners' names once finished (a copy of the engine's result; the statistics read each seat's rank)."""
     uuid = models.UUIDField(default=uuid.uuid4, editable=False)
     """This play's id outside the site (BG Stats' play uuid): the same on every export, so that a play sent
     twice is one play; carried by the group's backup into the restored group."""
@@ -162,7 +162,14 @@ class Seat(models.Model):
     name = models.CharField(max_length=NAME_LENGTH)
     profile = models.ForeignKey(Profile, null=True, on_delete=models.SET_NULL, related_name="seats")
     total = models.IntegerField(null=True)
-    """The final total once the game is finished."""
+    """The final total once the game is finished (the engine's, stored when it finishes)."""
+    rank = models.PositiveSmallIntegerField(null=True)
+    """The final place once the game is finished: 1 for the winners (tied players share a place), as the engine
+    ranks them."""
+    parts = models.JSONField(default=dict)
+    """The score part by part once the game is finished: each ``*_points`` component of the engine's result
+    (``explorer_points``, ``objective_points``, ``nugget_points`` for Okanagan; the sheet's components
+    otherwise). With ``total`` and ``rank`` it is all the statistics read: no page replays a game to count."""
     phone = models.CharField(max_length=32, blank=True, default="")
     """The phone that claimed this seat ("I am Ann"): the ``phone`` of its browser session, or empty."""
     line = models.JSONField(default=dict, blank=True)

@@ -19,9 +19,9 @@ from django.utils.translation import gettext as _
 from rules import RulesError, hide_objectives, names_problem, parse_record, score_record
 
 from .forms import checked_name, checked_text
-from .log import NewGame, Profiles, create_games, sheet_game
+from .log import NewGame, Profiles, create_games, seat_results, sheet_game
 from .models import GROUP_NAME_LENGTH, Game, Group
-from .stats import OKANAGAN_PARTS, game_scores
+from .statistics import OKANAGAN_PARTS, plays
 from .wording import error_text, say
 
 BACKUP_FORMAT = "okanagan-companion-backup/1"
@@ -149,7 +149,7 @@ def _checked_game(number: int, entry: object) -> NewGame:
         created, finished = _date(entry.get("created")), _date(entry.get("finished"))
         if kind == Game.Kind.OKANAGAN:
             record = parse_record(document)
-            final = score_record(record).final  # replayed: an illegal log is refused, in progress or not
+            result = score_record(record)  # replayed: an illegal log is refused, in progress or not
             game = NewGame(
                 kind,
                 record.players,
@@ -161,8 +161,7 @@ def _checked_game(number: int, entry: object) -> NewGame:
             )
             if entry.get("status") != Game.Status.FINISHED or record.hidden_objectives is not None:
                 return game  # in progress; with its cards hidden, until the players enter them again
-            totals = tuple(score.total for score in final.players)
-            return replace(game, totals=totals, winners=final.winners, finished=finished)
+            return replace(game, results=seat_results(result), winners=result.final.winners, finished=finished)
         if kind in (Game.Kind.SMALL_ISLANDS, Game.Kind.COOPER_ISLAND) and isinstance(document, dict):
             return replace(sheet_game(document), created=created, finished=finished, uuid=_uuid(entry.get("uuid")))
         raise BadBackup(_("it is not a game of Okanagan, Small Islands or Cooper Island"))
@@ -199,13 +198,18 @@ def _date(value: object) -> datetime | None:
 
 
 def plays_csv(group: Group) -> str:
-    """Every play of the group's finished games: one row per player per game."""
+    """Every play of the group's finished games, in the order they were played: one row per player per game,
+    from the results stored when each game finished (in one query, however many games), the player under
+    their current name as the statistics show them."""
     out = io.StringIO()
     writer = csv.writer(out)
     writer.writerow(CSV_COLUMNS)
-    for game in group.games.filter(status=Game.Status.FINISHED).order_by("created", "pk").prefetch_related("seats"):
-        for row in _rows(game):
-            writer.writerow([spreadsheet_safe(cell) for cell in row])
+    for play in plays(group):
+        parts = play.parts if play.kind == Game.Kind.OKANAGAN else {}
+        row = [play.game_id, play.day.isoformat(), play.kind.value, Game.Status.FINISHED.value, play.players,
+               play.seat, play.name, play.total, play.rank, int(play.won),
+               *(parts.get(part, "") for part in OKANAGAN_PARTS)]  # fmt: skip
+        writer.writerow([spreadsheet_safe(cell) for cell in row])
     return out.getvalue()
 
 
@@ -218,13 +222,3 @@ def spreadsheet_safe(cell: object) -> object:
     if isinstance(cell, str) and cell.startswith(FORMULA_STARTS):
         return "'" + cell
     return cell
-
-
-def _rows(game: Game) -> list[list[object]]:
-    date = (game.finished or game.created).date().isoformat()
-    parts = OKANAGAN_PARTS if game.is_okanagan else ()
-    return [
-        [game.pk, date, game.kind, game.status, score.players, seat, score.name, score.total, score.rank,
-         int(score.name in game.winners), *(score.parts[part] if part in parts else "" for part in OKANAGAN_PARTS)]
-        for seat, score in enumerate(game_scores(game), start=1)
-    ]  # fmt: skip

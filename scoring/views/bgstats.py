@@ -13,7 +13,7 @@ from scoring.access import has_joined, is_member, member_group
 from scoring.bgstats import bgsplay, play_of
 from scoring.http import HtmxHttpRequest
 from scoring.models import Game, Group
-from scoring.stats import game_scores
+from scoring.statistics import stored_scores
 
 
 @require_safe
@@ -23,7 +23,7 @@ def game_bgsplay(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     game = get_object_or_404(Game.objects.select_related("group").prefetch_related("seats"), pk=game_id)
     if game.is_playing or not (is_member(request, game) or has_joined(request, game)):
         raise Http404
-    data = bgsplay([play_of(game, game_scores(game))], me=_me(request, game.group))
+    data = bgsplay([play_of(game, stored_scores(game))], me=_me(request, game.group))
     return _file(data, f"{game.kind.replace('_', '-')}-{game.pk}.bgsplay")
 
 
@@ -33,7 +33,7 @@ def group_bgsplay(request: HtmxHttpRequest, group_id: int) -> HttpResponse:
     group = member_group(request, group_id)
     profiles = group.profiles.in_bulk()
     games = group.games.filter(status=Game.Status.FINISHED).order_by("created", "pk").prefetch_related("seats")
-    plays = [play_of(game, game_scores(game), profiles) for game in games]
+    plays = [play_of(game, stored_scores(game), profiles) for game in games]
     return _file(bgsplay(plays, me=_me(request, group)), f"group-{group.pk}-plays.bgsplay")
 
 

@@ -5,7 +5,9 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
+from django.core.paginator import Paginator
 from django.db import transaction
+from django.db.models import Prefetch
 from django.http import HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
@@ -13,14 +15,17 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from scoring.access import member_group, owned_group
+from scoring.charts import line
 from scoring.forms import GroupForm, ImportForm, ProfileForm, RestoreForm
-from scoring.history import group_history
 from scoring.http import HtmxHttpRequest
-from scoring.models import Group
+from scoring.models import Group, Seat
 from scoring.portability import BadBackup, backup, plays_csv, restore
 from scoring.rate_limits import over_limit, too_many
+from scoring.statistics import group_summary, player_stats
 from scoring.views.pages import home_context
-from scoring.views.stats import player_sections
+
+GAMES_PER_PAGE = 20
+"""The group page lists its games newest first, this many a page."""
 
 
 @login_required
@@ -43,19 +48,23 @@ def group_create(request: HtmxHttpRequest) -> HttpResponse:
 
 @require_http_methods(["GET", "POST"])
 def group_detail(request: HtmxHttpRequest, group_id: int) -> HttpResponse:
-    """The group's games and players; a POST adds a player profile."""
+    """The group's games (newest first, a page at a time: ``?page=2``) and players with their Okanagan record;
+    a POST adds a player profile. As many queries whatever the number of games."""
     group = member_group(request, group_id)
     form = ProfileForm(request.POST if request.method == "POST" else None, group=group)
     if request.method == "POST" and form.is_valid():
         form.save()
         form = ProfileForm(group=group)
+    seats = Seat.objects.select_related("profile").order_by("position")
+    games = group.games.prefetch_related(Prefetch("seats", queryset=seats))
     context = {
         "group": group,
         "is_owner": group.owner_id == request.user.pk,
         "profile_form": form,
         "import_form": ImportForm(),
         "invite_url": request.build_absolute_uri(f"/invite/{group.invite_token}/"),
-        **group_history(group),
+        "games": Paginator(games, GAMES_PER_PAGE).get_page(request.GET.get("page")),
+        "summary": group_summary(group, group.profiles.select_related("user")),
     }
     template = "scoring/group.html#profiles" if request.htmx and request.method == "POST" else "scoring/group.html"
     return render(request, template, context, status=422 if form.errors else 200)
@@ -70,12 +79,14 @@ def profile_edit(request: HtmxHttpRequest, group_id: int, profile_id: int) -> Ht
     if request.method == "POST" and form.is_valid():
         form.save()
         return redirect("group", group_id=group.pk)
-    context = {
-        "group": group,
-        "form": form,
-        "profile": profile,
-        "sections": player_sections(group.pk, request, profile.name),
-    }
+    sections = [
+        {
+            "player": record,
+            "chart": line(_("Scores over time"), [(play.day.isoformat(), play.total) for play in record.scores]),
+        }
+        for record in player_stats(group, profile)
+    ]
+    context = {"group": group, "form": form, "profile": profile, "sections": sections}
     return render(request, "scoring/profile.html", context)
 
 

@@ -1,4 +1,5 @@
-"""Every page and htmx endpoint of a game runs as many queries with 60 events as with 1."""
+"""Every page and htmx endpoint of a game runs as many queries with 60 events as with 1, and every page of a
+group's history as many with 42 finished games as with 22."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
-from scoring.log import create_game
+from scoring.log import create_game, create_sheet_game, finish
 from scoring.models import Game, Group
 from scoring.phones import PHONE_KEY
 from tests.random_games import RandomChooser, random_record
@@ -66,3 +67,47 @@ def test_a_tap_runs_as_many_queries_with_60_events_as_with_1(member_client: Clie
             member_client.post(url, data, **HTMX)  # type: ignore[arg-type]
         counts.append(len(captured))
     assert counts[0] == counts[1]
+
+
+HISTORY_PAGES: list[tuple[str, Callable[[Group], str]]] = [
+    ("group page", lambda group: f"/groups/{group.pk}/"),
+    ("group page, second page", lambda group: f"/groups/{group.pk}/?page=2"),
+    ("statistics", lambda group: f"/groups/{group.pk}/stats/"),
+    ("player page", lambda group: f"/groups/{group.pk}/players/{group.profiles.get(name='Ann').pk}/"),
+    ("CSV of plays", lambda group: f"/groups/{group.pk}/plays.csv"),
+    ("BG Stats file", lambda group: f"/groups/{group.pk}/plays.bgsplay"),
+    ("backup", lambda group: f"/groups/{group.pk}/backup.json"),
+]
+
+
+def finished_games(group: Group, count: int) -> None:
+    """``count`` finished games of Ann, Ben and Cy: Okanagan (each a random legal game, ended) and Cooper Island
+    in turn, so that the group page has a second page from 21 games."""
+    for number in range(count):
+        if number % 2:
+            create_sheet_game(group, COOPER)
+        else:
+            record = random_record(RandomChooser(number), 3, 8, 2).to_json()
+            game = create_game(group, ("Ann", "Ben", "Cy"), record["options"], promos=True, events=record["events"])
+            finish(game, game.revision)
+
+
+COOPER = {
+    "format": "cooper-island-sheet/1",
+    "players": [
+        {"name": name, "logbooks": 1, "spaces_past_logbook": [0, 0], "royal_orders": {}, "buildings": points,
+         "leftovers": {"coins": 0, "resources": 0, "cartographer": 0, "tiles": 0}, "anchors": 0, "empty_spaces": 0}
+        for name, points in (("Ann", 12), ("Ben", 9), ("Cy", 12))
+    ],
+}  # fmt: skip
+
+
+@pytest.mark.parametrize(("name", "url"), HISTORY_PAGES, ids=[name for name, _url in HISTORY_PAGES])
+def test_a_history_page_runs_as_many_queries_with_42_finished_games_as_with_22(
+    member_client: Client, group: Group, name: str, url: Callable[[Group], str]
+) -> None:
+    finished_games(group, 22)
+    few = queries(member_client, url(group), {})
+    finished_games(group, 20)
+    assert group.games.filter(status=Game.Status.FINISHED).count() == 42
+    assert queries(member_client, url(group), {}) == few

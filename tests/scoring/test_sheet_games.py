@@ -224,12 +224,14 @@ def test_a_member_corrects_a_scored_sheet_and_the_history_follows(member_client:
     member_client.post(f"/games/{game.pk}/sheet/correct/")
     game.refresh_from_db()
     assert game.is_playing and all(seat.line_done and seat.total is None for seat in game.seats.all())
+    assert all(seat.rank is None and seat.parts == {} for seat in game.seats.all())  # out of the statistics
     assert game.seats.get(position=0).line["discoveries"] == "3 5"
     assert "Check before scoring" in member_client.get(f"/games/{game.pk}/").content.decode()
     line(member_client, game, 1, {**BEN, "prestige": "60"})
     score(member_client, game)
     game.refresh_from_db()
     assert game.winners == ["Ben"] and [seat.total for seat in game.seats.all()] == [46, 60]
+    assert [(seat.rank, seat.parts["prestige_points"]) for seat in game.seats.all()] == [(2, 34), (1, 60)]
     stats = member_client.get(f"/groups/{group.pk}/plays.csv").content.decode()
     assert "Ben,60" in stats
 

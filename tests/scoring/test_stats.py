@@ -6,7 +6,7 @@ from django.test import Client
 
 from scoring.log import create_sheet_game
 from scoring.models import Group
-from scoring.stats import group_stats
+from scoring.statistics import group_stats
 
 
 def cooper(group: Group, *players: tuple[str, int, int]) -> None:

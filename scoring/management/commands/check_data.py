@@ -1,5 +1,7 @@
 """``manage.py check_data``: find stored data that today's rules refuse, such as text stored before
-the text rules (a lone surrogate, a control character, an invisible name) or a log no longer legal.
+the text rules (a lone surrogate, a control character, an invisible name), a log no longer legal, or a
+finished game whose stored results (each seat's total, rank and score parts, which the statistics count)
+differ from what replaying it gives.
 
 Prints one line per problem and exits with status 1 if there is any, so that it can run after a
 deployment or in a cron job. It changes nothing: each problem is for a person to look at (the game's
@@ -14,6 +16,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError
 
 from rules import RulesError, name_problem, score_document, text_problem
+from scoring.log import seat_results
 from scoring.models import GROUP_NAME_LENGTH, Game, Group, Profile
 from scoring.portability import game_document
 
@@ -43,6 +46,13 @@ def problems() -> Iterator[str]:
             yield f"group {profile.group_id}: player {profile.pk}: name {profile.name!r}: {problem}"
     for game in Game.objects.order_by("pk").prefetch_related("seats", "events"):
         try:
-            score_document(game_document(game))
+            result = score_document(game_document(game))
         except RulesError as error:
             yield f"game {game.pk}: {error}"
+            continue
+        if not game.is_playing:
+            seats = sorted(game.seats.all(), key=lambda seat: seat.position)
+            for seat, replayed in zip(seats, seat_results(result), strict=False):
+                stored, replay = (seat.total, seat.rank, seat.parts), (replayed.total, replayed.rank, replayed.parts)
+                if stored != replay:  # the statistics count what is stored
+                    yield f"game {game.pk}: seat {seat.name!r}: stored (total, rank, parts) {stored}, replayed {replay}"

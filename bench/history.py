@@ -1,0 +1,100 @@
+"""A group's history as it grows (issue 15, point 4): each history page at 10, 100 and 1,000 finished games.
+
+In process, on a fresh SQLite database with the production code paths (Django's test client). Each group's
+games are 60-event random legal games of Okanagan (one in four a Cooper Island sheet instead), stored finished
+with their results as the engine gives them. Prints, per page and size: the median time of 5 loads, the number
+of queries, and the answer's size.
+
+    .venv/bin/python bench/history.py [--games 10 100 1000]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bench.production import in_process  # noqa: E402
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, nargs="+", default=[10, 100, 1000])
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as folder:
+        in_process(Path(folder) / "history.sqlite3")
+        from django.contrib.auth.models import User
+        from django.db import connection
+        from django.test import Client
+        from django.test.utils import CaptureQueriesContext
+
+        from rules import score_okanagan
+        from scoring.log import NewGame, create_games, seat_results, sheet_game
+        from scoring.models import Game, Group
+        from tests.random_games import RandomChooser, random_record
+
+        user = User.objects.create_user("bench", password="bench-password-1")
+        client = Client()
+        client.force_login(user)
+        players = ("Ann", "Ben", "Cy")
+        records = []
+        for seed in range(20):  # 20 different games, stored again and again
+            record = random_record(RandomChooser(seed), 3, 40, 20).to_json()
+            result = score_okanagan(record)
+            records.append(
+                NewGame(
+                    Game.Kind.OKANAGAN,
+                    players,
+                    record["options"],
+                    True,
+                    events=record["events"],
+                    results=seat_results(result),
+                    winners=result.final.winners,
+                )
+            )
+        cooper = sheet_game(
+            {
+                "format": "cooper-island-sheet/1",
+                "players": [
+                    {"name": name, "logbooks": 2, "spaces_past_logbook": [1, 0], "royal_orders": {},
+                     "buildings": points, "leftovers": {"coins": 0, "resources": 0, "cartographer": 0, "tiles": 0},
+                     "anchors": 0, "empty_spaces": 0}
+                    for name, points in zip(players, (12, 9, 15), strict=True)
+                ],
+            }
+        )  # fmt: skip
+        print(f"{'games':>6} {'page':<14} {'median ms':>10} {'queries':>8} {'KB':>8}")
+        for count in args.games:
+            group = Group.objects.create(name=f"History {count}", owner=user)
+            group.members.add(user)
+            games = [cooper if number % 4 == 3 else records[number % len(records)] for number in range(count)]
+            for start in range(0, count, 100):
+                create_games(group, games[start : start + 100])
+            ann = group.profiles.get(name="Ann")
+            pages = {
+                "group page": f"/groups/{group.pk}/",
+                "statistics": f"/groups/{group.pk}/stats/",
+                "player page": f"/groups/{group.pk}/players/{ann.pk}/",
+                "CSV of plays": f"/groups/{group.pk}/plays.csv",
+                "BG Stats file": f"/groups/{group.pk}/plays.bgsplay",
+            }
+            for name, url in pages.items():
+                times = []
+                for _ in range(5):
+                    with CaptureQueriesContext(connection) as captured:
+                        start_time = time.perf_counter()
+                        response = client.get(url)
+                        times.append(time.perf_counter() - start_time)
+                    assert response.status_code == 200, (url, response.status_code)
+                size = len(response.content) / 1024
+                print(f"{count:>6} {name:<14} {statistics.median(times) * 1000:>10.1f} {len(captured):>8} {size:>8.1f}")
+
+
+if __name__ == "__main__":
+    main()
