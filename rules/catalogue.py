@@ -301,6 +301,17 @@ RULES: Final[tuple[Rule, ...]] = (
         _SPEC,
     ),
     Rule(
+        "okanagan.adjust.exhausted",
+        _("Corrections"),
+        _(
+            "A correction may take the tokens of an exhausted kind that an earlier correction gave back, and "
+            "only those: moving the last token of a kind from one player to another is two corrections, the "
+            "first giving it back, the second taking it. For the game the kind stays exhausted."
+        ),
+        Source.RECORD_FORMAT,
+        _SPEC,
+    ),
+    Rule(
         "okanagan.quick_count",
         _("Quick count"),
         _(

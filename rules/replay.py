@@ -117,11 +117,11 @@ def _adjust(state: GameState, event: AdjustEvent) -> list[Step]:
                 ),
                 ("rewards",),
             )
-        if change > state.available(reward):
+        if change > state.correctable(reward):
             raise RecordError(
                 Message(
                     _("the supply has {left} × {reward} left, cannot give {count}"),
-                    left=state.available(reward),
+                    left=state.correctable(reward),
                     reward=reward,
                     count=change,
                 ),
@@ -154,7 +154,21 @@ def _adjust(state: GameState, event: AdjustEvent) -> list[Step]:
             ),
             ("nuggets",),
         )
+    steps: list[Step] = []
     for reward, change in event.rewards.items():
+        if reward in state.exhausted:  # a correction's give-back stays for corrections only
+            state.corrected_back[reward] = state.corrected_back.get(reward, 0) - change
+            if change > 0:
+                steps.append(
+                    Step(
+                        "okanagan.adjust.exhausted",
+                        _(
+                            "{player} takes {count} × {reward} that a correction gave back; the kind stays "
+                            "exhausted for the rest of the game."
+                        ),
+                        {"player": event.player, "count": change, "reward": reward},
+                    )
+                )
         if change > 0:
             state.take(event.player, reward, change)
         else:
@@ -167,9 +181,10 @@ def _adjust(state: GameState, event: AdjustEvent) -> list[Step]:
     params: dict[str, str | int] = {"player": event.player, "changes": changes or "nothing"}
     if event.note:
         return [
-            Step("okanagan.adjust", _("Correction for {player}: {changes} ({note})."), params | {"note": event.note})
+            Step("okanagan.adjust", _("Correction for {player}: {changes} ({note})."), params | {"note": event.note}),
+            *steps,
         ]
-    return [Step("okanagan.adjust", _("Correction for {player}: {changes}."), params)]
+    return [Step("okanagan.adjust", _("Correction for {player}: {changes}."), params), *steps]
 
 
 def _holdings(state: GameState, event: HoldingsEvent) -> list[Step]:
