@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .components import Reward
+from .components import Building, Reward
 from .explanation import Step
 from .record import (
     Bag,
@@ -81,6 +81,9 @@ class GameState:
     corrected_back: dict[Reward, int] = field(default_factory=dict)
     """Tokens of an exhausted kind that corrections gave back: only a later correction may take them again
     (moving a token from one player to another is two corrections, the give-back first)."""
+    buildings_counted: dict[str, dict[Building, int]] = field(default_factory=dict)
+    """Each player's buildings of each type summed over the territories resolved so far: a building counts
+    once in every territory it stands in, so these sums are bounded (:mod:`rules.buildings`)."""
     round: int = 1
     log: list[EventOutcome] = field(default_factory=list)
     territories: list[TerritoryOutcome] = field(default_factory=list)
@@ -101,6 +104,7 @@ class GameState:
             },
             exhausted=set(self.exhausted),
             corrected_back=dict(self.corrected_back),
+            buildings_counted={player: dict(counts) for player, counts in self.buildings_counted.items()},
             round=self.round,
             log=list(self.log),
             territories=list(self.territories),

@@ -4,6 +4,7 @@ one event to a state, checking that it is legal there.
 
 from __future__ import annotations
 
+from .buildings import check_round_one
 from .components import Reward
 from .errors import RecordError
 from .explanation import Message, Step, ngettext_lazy
@@ -95,6 +96,7 @@ def _apply(state: GameState, event: Event, index: int) -> list[Step]:
         case RoundEndEvent():
             if state.round != 1:
                 raise RecordError(Message(_("round 1 has already ended: a game has two rounds")))
+            check_round_one(state)
             state.round = 2
             return [Step("okanagan.round.end", _("Round 1 is over; round 2 begins."))]
         case AdjustEvent():

@@ -16,6 +16,7 @@ from rules import (
     SpecialActionKind,
     apply_event,
     assess_influence,
+    check_buildings_counted,
     exchange_options,
     parse_event,
     prepare_collection,
@@ -81,6 +82,8 @@ def _territory(screen: Screen, state: GameState, index: int) -> Screen:
     base = {key: value for key, value in event.items() if key not in {"special_action", "picks"}}
     # The counts so far are checked by the record parser (the closer is not known yet: any player will do).
     parsed = _territory_event(players, {"closed_by": players[0]} | base, index)
+    # A building tapped beyond what the player's buildings can be counted in over the game is refused here.
+    check_buildings_counted(state, parsed.buildings)
     report = assess_influence(players, parsed.territory, parsed.closed_by, parsed.buildings)
     screen.report = report  # shown live while the buildings are entered
     if "board" not in draft.done or "closed_by" not in event:
