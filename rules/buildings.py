@@ -78,16 +78,18 @@ def most_counted(buildings: Mapping[Building, int]) -> dict[Building, int]:
     return {building: count * BUILDING_TERRITORIES[building] for building, count in buildings.items()}
 
 
-def buildings_room(state: GameState, player: str) -> dict[Building, int]:
+def buildings_room(state: GameState, player: str, *, whole_game: bool = False) -> dict[Building, int]:
     """How many more territories ``player``'s buildings of each type can still count in: in round 1, within
-    the round-1 buildings (so that the end of round 1 can still be recorded), then within the whole game's.
+    the round-1 buildings (so that the end of round 1 can still be recorded), then within the whole game's;
+    with ``whole_game``, within the whole game's in either round (what a territory event is checked against).
 
     >>> from rules import new_game
     >>> buildings_room(new_game(("Ann", "Ben")), "Ann")
     {<Building.FARM: 'farm'>: 1, <Building.WAREHOUSE: 'warehouse'>: 6, <Building.SILO: 'silo'>: 8}
     """
     players = len(state.players)
-    bound = most_counted(round_one_buildings(players) if state.round == 1 else whole_game_buildings(players))
+    round_one = state.round == 1 and not whole_game
+    bound = most_counted(round_one_buildings(players) if round_one else whole_game_buildings(players))
     counted = state.buildings_counted.get(player, {})
     return {building: max(0, most - counted.get(building, 0)) for building, most in bound.items()}
 

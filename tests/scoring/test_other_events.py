@@ -287,3 +287,15 @@ def test_two_corrections_move_the_last_token_of_a_kind_to_another_player(member_
     assert "Red takes 1 × blue circle that a correction gave back" in saved_card(member_client, entry)
     holdings = replay_game(game).state.holdings
     assert (holdings["White"].rewards[Reward.BLUE_CIRCLE], holdings["Red"].rewards[Reward.BLUE_CIRCLE]) == (11, 1)
+
+
+def test_a_buildings_cell_goes_back_to_none_past_what_the_players_buildings_can_still_count_in(
+    member_client: Client, game: Game
+) -> None:
+    change_log(game, game.revision, lambda events: [alone("White", farm=1)])  # White's other farm is left
+    entry = new(member_client, game, "territory").tap("set:territory:forest").tap("cycle:buildings:0:farm")
+    assert entry.draft["event"]["buildings"] == {"White": {"farm": 1}}
+    entry.tap("cycle:buildings:0:farm")  # a second farm here would be a third one: back to none, not stuck
+    assert entry.response.status_code == 200 and entry.draft["event"].get("buildings", {}) == {}
+    entry.tap("cycle:buildings:1:farm", times=2)  # Red has both farms
+    assert entry.draft["event"]["buildings"] == {"Red": {"farm": 2}}
