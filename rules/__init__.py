@@ -20,6 +20,7 @@ Read a record, replay it and score it::
 
 from __future__ import annotations
 
+from .buildings import buildings_room, check_buildings_counted
 from .catalogue import CATALOGUE, RULES, Rule, Source
 from .components import (
     MAX_SWAPS,
@@ -149,6 +150,8 @@ __all__ = [
     "apply_event",
     "apply_special_action",
     "assess_influence",
+    "buildings_room",
+    "check_buildings_counted",
     "exchange_options",
     "explorer_sets",
     "final_score",

@@ -75,6 +75,24 @@ RULES: Final[tuple[Rule, ...]] = (
         f"{_FR}, Construire un bâtiment",
     ),
     Rule(
+        "okanagan.buildings.counted",
+        _("Buildings"),
+        _(
+            "A building counts once in each territory it stands in: a farm in 1, a warehouse in 2, a silo in "
+            "at most 4. So over all the completed territories a player's farms are counted at most as many "
+            "times as they have farms, their warehouses at most twice as many, their silos at most 4 times as "
+            "many; a record beyond that has an entry mistake."
+        ),
+        Source.INFERRED,
+        f"{_FR}, Construire un bâtiment; Matériel",
+        _(
+            "Not printed as a rule: it follows from where each building stands and how many each player has. "
+            "The silo's 4 is the app's bound: tiles join by their sides (corner connections do not count), so "
+            "they are square, and each side shows one territory, so at most 4 territories touch a tile's "
+            "centre. The real tiles may show fewer; 4 is the safe bound, which refuses no game played."
+        ),
+    ),
+    Rule(
         "okanagan.influence",
         _("Influence"),
         _(
@@ -284,6 +302,21 @@ RULES: Final[tuple[Rule, ...]] = (
         f"{_FR}, Fin de la manche 1",
     ),
     Rule(
+        "okanagan.buildings.round_one",
+        _("Rounds"),
+        _(
+            "Before the end of round 1 only the round-1 buildings stand on the board, so the territories "
+            "completed by then count each player's buildings at most as often as their round-1 buildings can "
+            "be counted. Round 1 cannot end after more: an end of round 1 recorded late is such a mistake."
+        ),
+        Source.INFERRED,
+        f"{_FR}, Fin de la manche 1",
+        _(
+            "Not printed as a rule: round 1 ends when every player has built their round-1 buildings, so no "
+            "round-2 building stands in a territory completed before it ends."
+        ),
+    ),
+    Rule(
         "okanagan.objectives.keep",
         _("Objectives"),
         _("Each player is dealt 5 objective cards and keeps 3, kept secret until the end."),
@@ -296,6 +329,17 @@ RULES: Final[tuple[Rule, ...]] = (
         _(
             "A correction agreed at the table moves tokens or nuggets between a player and the supply; no "
             "holding goes below 0 and the supply limits hold."
+        ),
+        Source.RECORD_FORMAT,
+        _SPEC,
+    ),
+    Rule(
+        "okanagan.adjust.exhausted",
+        _("Corrections"),
+        _(
+            "A correction may take the tokens of an exhausted kind that an earlier correction gave back, and "
+            "only those: moving the last token of a kind from one player to another is two corrections, the "
+            "first giving it back, the second taking it. For the game the kind stays exhausted."
         ),
         Source.RECORD_FORMAT,
         _SPEC,

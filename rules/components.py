@@ -132,6 +132,19 @@ BUILDINGS_PER_ROUND: Final[dict[int, tuple[dict[Building, int], dict[Building, i
 
 PLAYER_COUNTS: Final[range] = range(2, 5)
 
+BUILDING_TERRITORIES: Final[dict[Building, int]] = {
+    Building.FARM: 1,
+    Building.WAREHOUSE: 2,
+    Building.SILO: 4,
+}
+"""The most territories one building can count in over a game: a farm its own [R], a warehouse the two
+it stands between [R], a silo every territory touching its tile's centre, at most 4 [I] (see FACTS)."""
+
+
+def round_one_buildings(player_count: int) -> dict[Building, int]:
+    """Each player's buildings in round 1 for ``player_count`` players."""
+    return dict(BUILDINGS_PER_ROUND[player_count][0])
+
 
 def whole_game_buildings(player_count: int) -> dict[Building, int]:
     """Each player's buildings over the whole game for ``player_count`` players."""
@@ -221,6 +234,13 @@ FACTS: Final[tuple[Fact, ...]] = (
         "reward colours and shapes",
         Confidence.REVIEWS,
         "the rulebook prints 12 kinds; reviews show them as 4 colours × 3 shapes",
+    ),
+    Fact(
+        "territories a silo counts in",
+        Confidence.INFERRED,
+        "at most 4: tiles join by their sides and 'corner connections do not count', so a tile is square; "
+        "each side shows one territory, so at most 4 territories touch its centre (the real tiles may show "
+        "fewer: 4 is the safe bound, which refuses no game played)",
     ),
     Fact("reward names", Confidence.UNKNOWN, "only the forest names are printed, without their shapes"),
     Fact(

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .components import Reward
+from .components import Building, Reward
 from .explanation import Step
 from .record import (
     Bag,
@@ -78,6 +78,12 @@ class GameState:
     holdings: dict[str, Holding]
     exhausted: set[Reward] = field(default_factory=set)
     """Kinds whose supply ran out: gone for the rest of the game, whatever is given back."""
+    corrected_back: dict[Reward, int] = field(default_factory=dict)
+    """Tokens of an exhausted kind that corrections gave back: only a later correction may take them again
+    (moving a token from one player to another is two corrections, the give-back first)."""
+    buildings_counted: dict[str, dict[Building, int]] = field(default_factory=dict)
+    """Each player's buildings of each type summed over the territories resolved so far: a building counts
+    once in every territory it stands in, so these sums are bounded (:mod:`rules.buildings`)."""
     round: int = 1
     log: list[EventOutcome] = field(default_factory=list)
     territories: list[TerritoryOutcome] = field(default_factory=list)
@@ -97,6 +103,8 @@ class GameState:
                 for player, holding in self.holdings.items()
             },
             exhausted=set(self.exhausted),
+            corrected_back=dict(self.corrected_back),
+            buildings_counted={player: dict(counts) for player, counts in self.buildings_counted.items()},
             round=self.round,
             log=list(self.log),
             territories=list(self.territories),
@@ -105,6 +113,13 @@ class GameState:
     def available(self, reward: Reward) -> int:
         """How many tokens of ``reward`` can still be taken from the supply."""
         return 0 if reward in self.exhausted else self.supply[reward]
+
+    def correctable(self, reward: Reward) -> int:
+        """How many tokens of ``reward`` a correction can take from the supply: those available, or, for an
+        exhausted kind, those that earlier corrections gave back (and are still there)."""
+        if reward in self.exhausted:
+            return min(self.corrected_back.get(reward, 0), self.supply[reward])
+        return self.supply[reward]
 
     def available_bag(self) -> dict[Reward, int]:
         """Every kind that can still be taken from the supply, with its count."""

@@ -4,6 +4,7 @@ one event to a state, checking that it is legal there.
 
 from __future__ import annotations
 
+from .buildings import check_round_one
 from .components import Reward
 from .errors import RecordError
 from .explanation import Message, Step, ngettext_lazy
@@ -95,6 +96,7 @@ def _apply(state: GameState, event: Event, index: int) -> list[Step]:
         case RoundEndEvent():
             if state.round != 1:
                 raise RecordError(Message(_("round 1 has already ended: a game has two rounds")))
+            check_round_one(state)
             state.round = 2
             return [Step("okanagan.round.end", _("Round 1 is over; round 2 begins."))]
         case AdjustEvent():
@@ -117,11 +119,11 @@ def _adjust(state: GameState, event: AdjustEvent) -> list[Step]:
                 ),
                 ("rewards",),
             )
-        if change > state.available(reward):
+        if change > state.correctable(reward):
             raise RecordError(
                 Message(
                     _("the supply has {left} × {reward} left, cannot give {count}"),
-                    left=state.available(reward),
+                    left=state.correctable(reward),
                     reward=reward,
                     count=change,
                 ),
@@ -154,7 +156,21 @@ def _adjust(state: GameState, event: AdjustEvent) -> list[Step]:
             ),
             ("nuggets",),
         )
+    steps: list[Step] = []
     for reward, change in event.rewards.items():
+        if reward in state.exhausted:  # a correction's give-back stays for corrections only
+            state.corrected_back[reward] = state.corrected_back.get(reward, 0) - change
+            if change > 0:
+                steps.append(
+                    Step(
+                        "okanagan.adjust.exhausted",
+                        _(
+                            "{player} takes {count} × {reward} that a correction gave back; the kind stays "
+                            "exhausted for the rest of the game."
+                        ),
+                        {"player": event.player, "count": change, "reward": reward},
+                    )
+                )
         if change > 0:
             state.take(event.player, reward, change)
         else:
@@ -167,9 +183,10 @@ def _adjust(state: GameState, event: AdjustEvent) -> list[Step]:
     params: dict[str, str | int] = {"player": event.player, "changes": changes or "nothing"}
     if event.note:
         return [
-            Step("okanagan.adjust", _("Correction for {player}: {changes} ({note})."), params | {"note": event.note})
+            Step("okanagan.adjust", _("Correction for {player}: {changes} ({note})."), params | {"note": event.note}),
+            *steps,
         ]
-    return [Step("okanagan.adjust", _("Correction for {player}: {changes}."), params)]
+    return [Step("okanagan.adjust", _("Correction for {player}: {changes}."), params), *steps]
 
 
 def _holdings(state: GameState, event: HoldingsEvent) -> list[Step]:

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from .buildings import check_buildings_counted, count_buildings
 from .components import Building, Reward, Territory
 from .errors import RecordError
 from .explanation import Message, Step, names
@@ -450,6 +451,7 @@ def prepare_collection(state: GameState, event: TerritoryEvent) -> PreparedTerri
 
     ``state`` is changed by the special action: pass ``state.copy()`` to look ahead without changing it.
     """
+    check_buildings_counted(state, event.buildings)
     report = assess_influence(state.players, event.territory, event.closed_by, event.buildings)
     if not report.influence and event.order:
         raise RecordError(
@@ -508,6 +510,7 @@ def resolve_territory(state: GameState, event: TerritoryEvent, index: int) -> tu
     for player, bag in collected.items():
         for reward, count in bag.items():
             state.take(player, reward, count)
+    count_buildings(state, event.buildings)
     outcome = TerritoryOutcome(
         event=index,
         influence=dict(prepared.report.influence),

@@ -22,6 +22,7 @@ from rules import (
     Territory,
     apply_event,
     assess_influence,
+    buildings_room,
     exchange_options,
     new_game,
     prepare_collection,
@@ -102,7 +103,9 @@ def random_territory(state: GameState, chooser: Chooser) -> TerritoryEvent:
     limits = whole_game_buildings(len(state.players))
     buildings = {}
     for player in state.players:
-        counts = {building: chooser.number(0, min(limit, 2)) for building, limit in limits.items()}
+        # within what the player's buildings can still count in (in round 1, the round-1 buildings)
+        room = buildings_room(state, player)
+        counts = {building: chooser.number(0, min(limit, room[building], 2)) for building, limit in limits.items()}
         counts = {building: count for building, count in counts.items() if count}
         if counts and chooser.number(0, 2):
             buildings[player] = counts
@@ -203,7 +206,8 @@ def random_other(state: GameState, chooser: Chooser) -> Event:
     changes = {}
     if held and chooser.number(0, 1):
         changes[chooser.pick(sorted(held))] = -1
-    available = [reward for reward in state.available_bag() if reward not in changes]
+    # what the supply can give a correction: a kind exhausted included, for the tokens corrections gave back
+    available = [reward for reward in Reward if state.correctable(reward) and reward not in changes]
     if available and chooser.number(0, 1):
         changes[chooser.pick(sorted(available))] = 1
     nuggets = -1 if state.holdings[player].nuggets and chooser.number(0, 1) else 0

@@ -34,6 +34,9 @@ class Screen:
     typed_note: str = ""
     """A correction's note as typed, shown again when the tap was refused, so that nothing typed is lost."""
     report: InfluenceReport | None = None
+    room: dict[str, dict[Building, int]] = field(default_factory=dict)
+    """A territory: how many more territories each type of each player's buildings can count in over the game
+    (a cell of the buildings grid goes back to none past it)."""
     tie: TieOrder | None = None
     """The closer's tie-break as tapped so far, while it is being entered."""
     recipient: str | None = None

@@ -4,13 +4,31 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
-from hypothesis import HealthCheck, given, settings
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from rules import RecordError, Reward, apply_event, new_game, parse_record, replay, score_okanagan, score_record
-from rules.record import TerritoryEvent
+from rules import (
+    Building,
+    GameState,
+    LoneChoice,
+    RecordError,
+    Reward,
+    Territory,
+    apply_event,
+    buildings_room,
+    new_game,
+    parse_record,
+    replay,
+    score_okanagan,
+    score_record,
+)
+from rules.buildings import most_counted
+from rules.components import whole_game_buildings
+from rules.record import AdjustEvent, RoundEndEvent, TerritoryEvent
 from tests.random_games import random_record
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -129,3 +147,79 @@ def test_a_corrupted_record_validates_or_raises_the_engines_error(record: Any, d
     except RecordError:
         return
     assert result.to_json()["format"] == "okanagan-result/1"
+
+
+def alone(player: str, building: Building, count: int) -> TerritoryEvent:
+    """A territory where only ``player`` built, who took the special action (not recorded)."""
+    return TerritoryEvent(
+        Territory.LAKE, player, {}, {player: {building: count}}, lone_choice=LoneChoice.SPECIAL_ACTION
+    )
+
+
+def beyond(state: GameState, player: str, building: Building, room: int) -> list[TerritoryEvent]:
+    """Territories counting ``room + 1`` more of ``player``'s ``building``, each within one event's limit."""
+    limit = whole_game_buildings(len(state.players))[building]
+    events, left = [], room + 1
+    while left:
+        events.append(alone(player, building, min(limit, left)))
+        left -= events[-1].buildings[player][building]
+    return events
+
+
+@SETTINGS
+@given(games, st.data())
+def test_a_building_counted_in_more_territories_than_it_can_be_is_refused_naming_the_event_and_player(
+    record: Any, data: st.DataObject
+) -> None:
+    state = replay(record)
+    player, building = data.draw(st.sampled_from(record.players)), data.draw(st.sampled_from(list(Building)))
+    players = len(record.players)
+    room = most_counted(whole_game_buildings(players))[building] - state.buildings_counted.get(player, {}).get(
+        building, 0
+    )
+    events = beyond(state, player, building, room)
+    with pytest.raises(RecordError) as refused:
+        replay(replace(record, events=(*record.events, *events)))
+    assert refused.value.event_index == len(record.events) + len(events) - 1
+    assert refused.value.where[1:3] == ("buildings", player) and player in refused.value.message
+    # up to the bound it is accepted: the last territory with one fewer
+    *most, last = events
+    count = last.buildings[player][building] - 1
+    fewer = [*most, alone(player, building, count)] if count else most
+    replay(replace(record, events=(*record.events, *fewer)))
+
+
+@SETTINGS
+@given(games, st.data())
+def test_round_1_cannot_end_after_more_than_the_round_1_buildings_and_may_go_on_without_its_end(
+    record: Any, data: st.DataObject
+) -> None:
+    state = replay(record)
+    assume(state.round == 1)
+    player, building = data.draw(st.sampled_from(record.players)), data.draw(st.sampled_from(list(Building)))
+    events = beyond(state, player, building, buildings_room(state, player)[building])
+    played = (*record.events, *events)
+    replay(replace(record, events=played))  # legal: round 2 may have begun without its end recorded
+    with pytest.raises(RecordError) as refused:
+        replay(replace(record, events=(*played, RoundEndEvent())))
+    assert refused.value.event_index == len(played) and refused.value.event_type == "round_end"
+    assert f"{player}'s" in refused.value.message
+
+
+@SETTINGS
+@given(games, st.data())
+def test_two_corrections_move_any_held_token_to_another_player(record: Any, data: st.DataObject) -> None:
+    state = replay(record)
+    held = [(player, reward) for player in record.players for reward in state.holdings[player].held()]
+    assume(held)
+    giver, reward = data.draw(st.sampled_from(held))
+    receiver = data.draw(st.sampled_from([player for player in record.players if player != giver]))
+    moved = replay(
+        replace(
+            record,
+            events=(*record.events, AdjustEvent(giver, {reward: -1}), AdjustEvent(receiver, {reward: 1})),
+        )
+    )
+    assert moved.holdings[giver].rewards[reward] == state.holdings[giver].rewards[reward] - 1
+    assert moved.holdings[receiver].rewards[reward] == state.holdings[receiver].rewards[reward] + 1
+    assert (moved.supply, moved.exhausted) == (state.supply, state.exhausted)

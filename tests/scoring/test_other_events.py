@@ -228,3 +228,74 @@ def test_the_end_of_round_1_from_a_stale_page_or_odd_input_saves_nothing(
     assert not game.events.exists()
     ended = member_client.post(f"/games/{game.pk}/round-end/", {"revision": str(game.revision)}, HTTP_HX_REQUEST="true")
     assert ended["HX-Redirect"] == f"/games/{game.pk}/?saved=0"
+
+
+def alone(player: str, **buildings: int) -> dict[str, object]:
+    """A lake where only ``player`` built, who took the special action (not recorded)."""
+    return {
+        "type": "territory",
+        "territory": "lake",
+        "closed_by": player,
+        "rewards": {},
+        "buildings": {player: buildings},
+        "lone_choice": "special_action",
+    }
+
+
+def test_a_building_counted_beyond_the_players_buildings_is_refused_at_its_tap(
+    member_client: Client, game: Game
+) -> None:
+    change_log(game, game.revision, lambda events: [alone("White", farm=1), alone("White", farm=1)])
+    entry = new(member_client, game, "territory").tap("set:territory:forest").tap("cycle:buildings:0:farm")
+    assert entry.response.status_code == 422 and entry.stage == "board"
+    error = entry.html[entry.html.index('class="error"') :]
+    assert error.startswith(
+        'class="error" role="alert">White&#x27;s farms are counted in 3 territories up to this one, but a player '
+        "has 2 farms in a 3-player game and a farm stands in 1 territory</p>"
+    )
+    assert entry.draft["event"].get("buildings", {}) == {}  # the tap was undone
+    entry.tap("cycle:buildings:0:warehouse")  # another building is fine
+    assert entry.response.status_code == 200 and entry.draft["event"]["buildings"] == {"White": {"warehouse": 1}}
+
+
+def test_round_1_cannot_end_after_more_buildings_than_round_1_gives(member_client: Client, game: Game) -> None:
+    change_log(game, game.revision, lambda events: [alone("White", farm=1), alone("White", farm=1)])
+    said = (
+        "round 1 cannot end here: White&#x27;s farms are counted in 2 territories before it (too many from event 1 "
+        "on), but round 1 gives a player 1 farm and a farm stands in 1 territory"
+    )
+    entry = Entry.__new__(Entry)  # an Entry expects its page to open without an error
+    entry.client, entry.url = member_client, f"/games/{game.pk}/events/new/round_end/"
+    entry.response = member_client.get(entry.url)
+    assert entry.response.status_code == 422 and said in entry.html  # said as the entry opens
+    entry.tap("save")
+    assert entry.response.status_code == 422 and said in entry.html
+    assert game.events.count() == 2
+    # recorded where it happened, between the two farms, it is accepted
+    change_log(game, game.revision, lambda events: [events[0], {"type": "round_end"}, events[1]])
+    assert replay_game(game).state.round == 2
+
+
+def test_two_corrections_move_the_last_token_of_a_kind_to_another_player(member_client: Client, game: Game) -> None:
+    change_log(
+        game, game.revision, lambda events: [{"type": "adjust", "player": "White", "rewards": {"blue-circle": 12}}]
+    )
+    entry = new(member_client, game, "adjust").tap(f"set:player:{WHITE}").tap("add:rewards:blue-circle:-1")
+    entry.tap("save", note="Red took it")
+    entry = new(member_client, game, "adjust").tap(f"set:player:{RED}").tap("add:rewards:blue-circle:1")
+    entry.tap("save", note="Red took it")
+    assert "Red takes 1 × blue circle that a correction gave back" in saved_card(member_client, entry)
+    holdings = replay_game(game).state.holdings
+    assert (holdings["White"].rewards[Reward.BLUE_CIRCLE], holdings["Red"].rewards[Reward.BLUE_CIRCLE]) == (11, 1)
+
+
+def test_a_buildings_cell_goes_back_to_none_past_what_the_players_buildings_can_still_count_in(
+    member_client: Client, game: Game
+) -> None:
+    change_log(game, game.revision, lambda events: [alone("White", farm=1)])  # White's other farm is left
+    entry = new(member_client, game, "territory").tap("set:territory:forest").tap("cycle:buildings:0:farm")
+    assert entry.draft["event"]["buildings"] == {"White": {"farm": 1}}
+    entry.tap("cycle:buildings:0:farm")  # a second farm here would be a third one: back to none, not stuck
+    assert entry.response.status_code == 200 and entry.draft["event"].get("buildings", {}) == {}
+    entry.tap("cycle:buildings:1:farm", times=2)  # Red has both farms
+    assert entry.draft["event"]["buildings"] == {"Red": {"farm": 2}}
