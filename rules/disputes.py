@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from .components import Building, Territory
 from .cooper_island import Settler, score_cooper_island_sheet
-from .explanation import Message, Step, names, ngettext_lazy
+from .explanation import Message, Order, Players, Step, ngettext_lazy
 from .explanation import gettext_noop as _
 from .final_scoring import PlayerScore, explorer_sets, nugget_points, objective_step, score_objective, winner_steps
 from .ranking import competition_ranks
@@ -59,14 +59,14 @@ def influence_ruling(
                 {"player": report.lone, "influence": report.influence[report.lone]},
             ),
         ]
-    order = " > ".join(names(level) if len(level) == 1 else "(" + names(level) + ")" for level in report.levels)
+    order = Order(level[0] if len(level) == 1 else Players(level) for level in report.levels)
     steps.append(Step("okanagan.influence.order", _("Order of influence: {order}."), {"order": order}))
     for level in report.ties:
         steps.append(
             Step(
                 "okanagan.influence.tie",
                 _("{tied} tie with {influence}: {closer}, who completed the territory, decides their order."),
-                {"tied": names(level), "influence": report.influence[level[0]], "closer": closer},
+                {"tied": Players(level), "influence": report.influence[level[0]], "closer": closer},
             )
         )
     lowest = report.levels[-1]
@@ -75,7 +75,7 @@ def influence_ruling(
             Step(
                 "okanagan.special.lowest",
                 _("The special action goes to whichever of {tied} {closer} puts last."),
-                {"tied": names(lowest), "closer": closer},
+                {"tied": Players(lowest), "closer": closer},
             )
         )
     else:

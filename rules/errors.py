@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
+from .explanation import Message
+
 
 class RulesError(ValueError):
     """Base of every rules error: a message and where it happened (event, player, field).
+
+    The message is a :class:`~rules.explanation.Message` (a template and its params), never English
+    written out, so that the site can say it in the reader's language.
 
     ``str(error)`` joins the place and the message, e.g.
     ``event 3 (territory): picks: Ben took 3 tokens but may take 2``.
     """
 
-    def __init__(self, message: str, where: tuple[str, ...] = ()) -> None:
+    def __init__(self, message: Message, where: tuple[str, ...] = ()) -> None:
         super().__init__(message)
         self.message = message
         self.where = where
@@ -27,7 +32,7 @@ class RecordError(RulesError):
 
     def __init__(
         self,
-        message: str,
+        message: Message,
         where: tuple[str, ...] = (),
         *,
         event_index: int | None = None,

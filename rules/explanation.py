@@ -1,11 +1,21 @@
-"""Explanations: each result carries steps in plain words, each citing a rule of the catalogue."""
+"""Explanations: each result carries steps in plain words, each citing a rule of the catalogue.
+
+A step or a message is a template and its params, as Django's ``ValidationError`` is: the params are
+values (a count, a name, a list of players, a bag of tokens, a yes or no, an identifier of the game),
+never English already written out, so that each edge says them in its reader's words. :func:`english`
+says them for the command line; the site says them in the reader's language with the same
+:func:`render`, given its own :class:`Words`.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from enum import StrEnum
 from types import MappingProxyType
-from typing import NamedTuple
+from typing import ClassVar, NamedTuple, Protocol
+
+from .components import Building, Reward
 
 
 def gettext_noop(message: str) -> str:
@@ -15,6 +25,9 @@ def gettext_noop(message: str) -> str:
     rule text and step template here, while ``rules`` stays free of Django.
     """
     return message
+
+
+_ = gettext_noop
 
 
 class Plural(str):
@@ -45,11 +58,182 @@ def ngettext_lazy(singular: str, plural: str, number: str = "count") -> Plural:
     return Plural(singular, plural, number)
 
 
-def english(template: str, params: Mapping[str, object]) -> str:
+# The params -----------------------------------------------------------------------------------------
+
+
+class Quoted(str):
+    """What a player sent, quoted as it was (``'blue'``, ``12.5``): shown as it is in every language."""
+
+
+class Figure(NamedTuple):
+    """A player's figure in a comparison: ``Ann 7`` (in an :class:`Order`: ``Ann (7)``)."""
+
+    name: str
+    value: int | bool
+    """A count, or whether the player did it (``yes`` or ``no``)."""
+
+
+class Count(NamedTuple):
+    """A number of tokens of one kind: ``3 × green-square`` (the number before a ×, so that no kind needs a
+    plural)."""
+
+    number: int
+    reward: Reward
+
+
+class Part(NamedTuple):
+    """A number of buildings of one type, with each one's influence: ``2 × farm (1)``."""
+
+    number: int
+    building: Building
+
+
+class Change(NamedTuple):
+    """A correction of one holding: ``green-square +1``, ``nuggets -2``."""
+
+    kind: Reward | None
+    """The reward changed, ``None`` for gold nuggets."""
+    change: int
+
+
+class Gift(NamedTuple):
+    """What one player gave: ``Ben: green-square`` (the giver's name is not translated, the reward is)."""
+
+    giver: str
+    reward: Reward
+
+
+class Series(tuple["Param", ...]):
+    """Values said as a list in a sentence (``Ann, Ben``; the site: ``Ann and Ben``), each by its type."""
+
+    empty: ClassVar[str] = _("nothing")
+    """What an empty list says."""
+
+
+class Players(Series):
+    """Names of players; ``nobody`` when empty. A name is never translated."""
+
+    empty = _("nobody")
+
+
+class Tokens(Series):
+    """A bag of tokens as :class:`Count` values, in the record's order of kinds: ``3 × green-square,
+    1 × green-circle``; ``nothing`` when empty."""
+
+    @classmethod
+    def of(cls, bag: Mapping[Reward, int]) -> Tokens:
+        """``bag``'s kinds in the record's order (not the bag's own: a database may store a JSON object's keys
+        in another order), the kinds it holds none of left out."""
+        return cls(Count(bag[reward], reward) for reward in Reward if bag.get(reward, 0))
+
+
+class Changes(Series):
+    """A correction as :class:`Change` values: ``green-square +1, nuggets -2``; ``nothing`` when empty."""
+
+
+class Order(tuple["Param", ...]):
+    """Players from first to last: ``Ann (3) > Ben (2)``; a :class:`Players` in it is a tied group,
+    ``(Ann, Ben) > Cy``."""
+
+
+class Parts(tuple[Part, ...]):
+    """A player's buildings in a territory with each one's influence: ``2 × farm (1) + 1 × silo (3)``."""
+
+
+type Param = (
+    str | int | Quoted | Figure | Count | Part | Change | Gift | Series | Order | Parts | Message
+)  # an enum of the game (Reward, Territory, Building, Shape, ObjectiveKind) is a ``str``; a ``bool`` an ``int``
+"""A template's param: a name or an identifier, a count, a yes or no, or one of the values above."""
+
+Params = Mapping[str, Param]
+
+
+class Words(Protocol):
+    """What differs between the edges: the words for the game's identifiers, for a few plain words, for a
+    list, and for a nested message."""
+
+    def kind(self, value: StrEnum) -> str:
+        """The word for an identifier of the game (a reward, a territory, a building...)."""
+        ...
+
+    def word(self, text: str) -> str:
+        """``text``, one of the few words the params use (``nobody``, ``nothing``, ``yes``, ``no``,
+        ``nuggets``), in the reader's language."""
+        ...
+
+    def listing(self, items: list[str]) -> str:
+        """Items as a list in a sentence."""
+        ...
+
+    def message(self, message: Message) -> str:
+        """A message given as a param."""
+        ...
+
+
+def render(value: Param, words: Words) -> str | int:
+    """``value`` as the words of a sentence, with ``words``; a count stays a number."""
+    match value:
+        case Message():
+            return words.message(value)
+        case Quoted():
+            return str(value)
+        case StrEnum():
+            return words.kind(value)
+        case bool():
+            return words.word(_("yes") if value else _("no"))
+        case str() | int():
+            return value
+        case Figure(name=name, value=figure):
+            return f"{name} {render(figure, words)}"
+        case Count(number=number, reward=reward):
+            return f"{number} × {words.kind(reward)}"
+        case Gift(giver=giver, reward=reward):
+            return f"{giver}: {words.kind(reward)}"
+        case Change(kind=kind, change=change):
+            return f"{words.word(_('nuggets')) if kind is None else words.kind(kind)} {change:+d}"
+        case Series():
+            if not value:
+                return words.word(value.empty)
+            return words.listing([str(render(item, words)) for item in value])
+        case Order():
+            return " > ".join(_in_order(item, words) for item in value)
+        case Parts():
+            return " + ".join(f"{part.number} × {words.kind(part.building)} ({part.building.influence})" for part in value)
+    raise TypeError(f"not a param: {value!r}")
+
+
+def _in_order(item: Param, words: Words) -> str:
+    if isinstance(item, Figure):
+        return f"{item.name} ({render(item.value, words)})"
+    if isinstance(item, Players) and len(item) > 1:
+        return f"({render(item, words)})"
+    return str(render(item, words))
+
+
+class English:
+    """The words of the command line (and of ``str()``): the identifiers as the record writes them."""
+
+    def kind(self, value: StrEnum) -> str:
+        return value.value
+
+    def word(self, text: str) -> str:
+        return text
+
+    def listing(self, items: list[str]) -> str:
+        return ", ".join(items)
+
+    def message(self, message: Message) -> str:
+        return str(message)
+
+
+ENGLISH = English()
+
+
+def english(template: str, params: Params) -> str:
     """``template`` filled with ``params`` in English, in its singular or plural form."""
     if isinstance(template, Plural) and params.get(template.number) != 1:
-        return template.plural.format_map(params)
-    return template.format_map(params)
+        template = template.plural
+    return template.format_map({key: render(value, ENGLISH) for key, value in params.items()})
 
 
 class Step(NamedTuple):
@@ -64,7 +248,7 @@ class Step(NamedTuple):
     """The id of a rule in :data:`rules.catalogue.CATALOGUE`, e.g. ``okanagan.influence.tie``."""
     message: str
     """The untranslated template."""
-    params: Mapping[str, str | int] = MappingProxyType({})
+    params: Params = MappingProxyType({})
     """The values of the template's placeholders."""
 
     @property
@@ -83,9 +267,9 @@ class Message(str):
     the reader's language."""
 
     template: str
-    params: Mapping[str, str | int]
+    params: Params
 
-    def __new__(cls, template: str, **params: str | int) -> Message:
+    def __new__(cls, template: str, **params: Param) -> Message:
         params = {key: _encodable(value) for key, value in params.items()}
         message = super().__new__(cls, english(template, params))
         message.template = template
@@ -93,19 +277,14 @@ class Message(str):
         return message
 
 
-def _encodable(value: str | int) -> str | int:
+def _encodable(value: Param) -> Param:
     """``value`` with any lone surrogate replaced, so that a message about bad text can always be shown."""
-    if isinstance(value, str):
+    if isinstance(value, str) and not isinstance(value, (Message, StrEnum)):
         try:
             value.encode()
         except UnicodeEncodeError:
-            return value.encode(errors="replace").decode()
+            return type(value)(value.encode(errors="replace").decode())
     return value
-
-
-def names(players: Iterable[str]) -> str:
-    """Player names joined for a sentence: ``Ann, Ben``."""
-    return ", ".join(players)
 
 
 @dataclass(frozen=True)
@@ -114,7 +293,7 @@ class Section:
 
     message: str
     """The untranslated title template."""
-    params: Mapping[str, str | int]
+    params: Params
     steps: tuple[Step, ...]
 
     @property

@@ -10,17 +10,17 @@ from enum import StrEnum
 from functools import cache
 
 from .errors import RulesError
-from .explanation import Message
+from .explanation import Message, Quoted, Series
 from .explanation import gettext_noop as _
 
 MAX_WHOLE = 999_999
 """No count in any format may exceed this: it keeps absurd numbers out with a clear message."""
 
 
-def describe(value: object) -> str:
-    """A short, quoted rendering of a bad value for an error message."""
+def describe(value: object) -> Quoted:
+    """A short, quoted rendering of a bad value for an error message (``'blue'``, ``12.5``, ``list``)."""
     text = repr(value) if not isinstance(value, (dict, list)) else type(value).__name__
-    return text if len(text) <= 40 else text[:37] + "..."
+    return Quoted(text if len(text) <= 40 else text[:37] + "...")
 
 
 class Fields:
@@ -34,7 +34,7 @@ class Fields:
         self.where = where
         self._read: set[str] = set()
 
-    def fail(self, key: str, message: str) -> RulesError:
+    def fail(self, key: str, message: Message) -> RulesError:
         """An error about field ``key``."""
         return self.error(message, (*self.where, key))
 
@@ -99,7 +99,7 @@ class Fields:
             raise self.error(Message(_("unknown field '{key}'"), key=unknown[0]), self.where)
 
 
-def whole_number(value: object, low: int, high: int, fail: Callable[[str], RulesError]) -> int:
+def whole_number(value: object, low: int, high: int, fail: Callable[[Message], RulesError]) -> int:
     """``value`` as a whole number from ``low`` to ``high``, or ``fail(message)`` raised."""
     if isinstance(value, bool) or not isinstance(value, int):
         if isinstance(value, float) and value.is_integer() and low <= value <= high:
@@ -116,10 +116,10 @@ def members[E: StrEnum](kind: type[E]) -> dict[str, E]:
     return {member.value: member for member in kind}
 
 
-def identifier[E: StrEnum](value: object, kind: type[E], fail: Callable[[str], RulesError]) -> E:
+def identifier[E: StrEnum](value: object, kind: type[E], fail: Callable[[Message], RulesError]) -> E:
     """``value`` as a member of ``kind``, or ``fail(message)`` raised listing the allowed values."""
     member: E | None = members(kind).get(value) if isinstance(value, str) else None
     if member is not None:
         return member
-    allowed = ", ".join(member.value for member in kind)
+    allowed = Series(Quoted(member.value) for member in kind)
     raise fail(Message(_("{value} is not one of: {allowed}"), value=describe(value), allowed=allowed))

@@ -13,7 +13,7 @@ from .components import (
     Colour,
     Reward,
 )
-from .explanation import Step, names, ngettext_lazy
+from .explanation import Figure, Players, Series, Step, ngettext_lazy
 from .explanation import gettext_noop as _
 from .game import GameState
 from .ranking import competition_ranks
@@ -68,7 +68,7 @@ def nugget_points(nuggets: Mapping[str, int], ladder: NuggetLadder) -> tuple[dic
                 Step(
                     "okanagan.nuggets.fewest_zero",
                     _("{players}, with the fewest nuggets ({count}), score 0 (game option)."),
-                    {"players": names(group), "count": count},
+                    {"players": Players(group), "count": count},
                 )
             )
         elif len(group) > 1:
@@ -81,7 +81,7 @@ def nugget_points(nuggets: Mapping[str, int], ladder: NuggetLadder) -> tuple[dic
                         "{players} tie with {count} nuggets and each score {points} VP, "
                         "the best of the places they share.",
                     ),
-                    {"players": names(group), "count": count, "points": value},
+                    {"players": Players(group), "count": count, "points": value},
                 )
             )
         else:
@@ -248,7 +248,7 @@ def objective_step(player: str, objective: ObjectiveScore) -> Step:
         {
             "player": player,
             "kind": card.kind,
-            "rewards": ", ".join(card.rewards),
+            "rewards": Series(card.rewards),
             "sets": objective.sets,
             "value": OBJECTIVE_POINTS[card.kind],
             "points": objective.points,
@@ -263,14 +263,14 @@ def winner_steps(players: Sequence[PlayerScore]) -> list[Step]:
     winners = [score for score in players if score.rank == 1]
     if len(top) == 1:
         return [Step("okanagan.winner", _("{player} wins with {total} VP."), {"player": top[0].name, "total": best})]
-    tokens = ", ".join(f"{score.name} {score.tokens}" for score in top)
+    tokens = Series(Figure(score.name, score.tokens) for score in top)
     if len(winners) == 1:
         return [
             Step(
                 "okanagan.winner.tokens",
                 _("{tied} tie on {total} VP; {player} holds the most tokens ({tokens}) and wins."),
                 {
-                    "tied": names(score.name for score in top),
+                    "tied": Players(score.name for score in top),
                     "total": best,
                     "player": winners[0].name,
                     "tokens": tokens,
@@ -281,6 +281,6 @@ def winner_steps(players: Sequence[PlayerScore]) -> list[Step]:
         Step(
             "okanagan.winner.tokens",
             _("{players} tie on {total} VP and on tokens ({tokens}): they share the victory."),
-            {"players": names(score.name for score in winners), "total": best, "tokens": tokens},
+            {"players": Players(score.name for score in winners), "total": best, "tokens": tokens},
         )
     ]

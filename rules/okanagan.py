@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Final
 
-from .explanation import Section
+from .explanation import Param, Section
 from .explanation import gettext_noop as _
 from .final_scoring import FinalScore, final_score
 from .game import EventOutcome, GameState
@@ -55,7 +55,7 @@ class OkanaganResult:
 
 def event_section(outcome: EventOutcome) -> Section:
     """The titled explanation of one event."""
-    params: dict[str, str | int] = {"index": outcome.index}
+    params: dict[str, Param] = {"index": outcome.index}
     match outcome.event:
         case TerritoryEvent(territory=territory, closed_by=closer):
             message = _("Event {index}: {territory} closed by {player}")

@@ -739,7 +739,7 @@ class _EventReader:
         return tuple(swaps)
 
 
-type _Fail = Callable[[str], RulesError]
+type _Fail = Callable[[Message], RulesError]
 
 
 class _EventType(StrEnum):

@@ -7,7 +7,7 @@ from __future__ import annotations
 from .buildings import check_round_one
 from .components import Reward
 from .errors import RecordError
-from .explanation import Message, Step, ngettext_lazy
+from .explanation import Change, Changes, Message, Param, Step, Tokens, ngettext_lazy
 from .explanation import gettext_noop as _
 from .game import EventOutcome, GameState, new_game
 from .record import (
@@ -20,10 +20,9 @@ from .record import (
     RoundEndEvent,
     TerritoryEvent,
     VolcanoEvent,
-    bag_to_json,
 )
 from .special_actions import apply_special_action
-from .territory import describe_bag, resolve_territory
+from .territory import resolve_territory
 
 
 def replay(record: Record) -> GameState:
@@ -177,10 +176,10 @@ def _adjust(state: GameState, event: AdjustEvent) -> list[Step]:
             state.give_back(event.player, reward, -change)
     holding.nuggets += event.nuggets
     state.nuggets_left -= event.nuggets
-    changes = ", ".join(f"{reward} {change:+d}" for reward, change in bag_to_json(event.rewards).items())
+    changes = [Change(reward, event.rewards[reward]) for reward in Reward if event.rewards.get(reward, 0)]
     if event.nuggets:
-        changes = ", ".join(filter(None, (changes, f"nuggets {event.nuggets:+d}")))
-    params: dict[str, str | int] = {"player": event.player, "changes": changes or "nothing"}
+        changes.append(Change(None, event.nuggets))
+    params: dict[str, Param] = {"player": event.player, "changes": Changes(changes)}
     if event.note:
         return [
             Step("okanagan.adjust", _("Correction for {player}: {changes} ({note})."), params | {"note": event.note}),
@@ -236,9 +235,9 @@ def _holdings(state: GameState, event: HoldingsEvent) -> list[Step]:
             state.exhausted.add(reward)
     state.nuggets_left -= event.nuggets - holding.nuggets
     holding.nuggets = event.nuggets
-    params: dict[str, str | int] = {
+    params: dict[str, Param] = {
         "player": player,
-        "rewards": describe_bag(event.rewards),
+        "rewards": Tokens.of(event.rewards),
         "tokens": holding.tokens,
         "nuggets": event.nuggets,
     }

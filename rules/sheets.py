@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from .explanation import Message, Section, Step
+from .explanation import Figure, Message, Players, Section, Series, Step
 from .explanation import gettext_noop as _
 from .fields import Fields, describe
 from .ranking import competition_ranks
@@ -123,8 +123,10 @@ class TieBreak:
     """One tie-break of a sheet: the rule it applies, what it compares, and each player's figure."""
 
     rule: str
-    label: str
-    shown: Sequence[str]
+    label: Message
+    """What it compares, e.g. ``most houses``."""
+    shown: Sequence[int | bool]
+    """Each player's figure: a count, or whether they did it (placed the last tile)."""
 
 
 def tie_break_steps(
@@ -139,9 +141,9 @@ def tie_break_steps(
                     tie_break.rule,
                     _("{players} are tied; next, {label}: {values}."),
                     {
-                        "players": ", ".join(names[index] for index in group),
+                        "players": Players(names[index] for index in group),
                         "label": tie_break.label,
-                        "values": ", ".join(f"{names[index]} {tie_break.shown[index]}" for index in group),
+                        "values": Series(Figure(names[index], tie_break.shown[index]) for index in group),
                     },
                 )
             )
@@ -150,7 +152,7 @@ def tie_break_steps(
             Step(
                 shared_rule,
                 _("{players} are still tied and share the place."),
-                {"players": ", ".join(names[index] for index in group)},
+                {"players": Players(names[index] for index in group)},
             )
         )
     return steps

@@ -182,16 +182,16 @@ def score_small_islands_sheet(sheet: SmallIslandsSheet) -> SheetResult:
     keys = _keys(sheet)
     names = [player.name for player in sheet.players]
     breaks = (
-        TieBreak("small_islands.tie.houses", _("most houses"), [str(player.houses) for player in sheet.players]),
+        TieBreak("small_islands.tie.houses", Message(_("most houses")), [player.houses for player in sheet.players]),
         TieBreak(
             "small_islands.tie.ports",
-            _("most ports around their own ship"),
-            [str(player.port_points) for player in sheet.players],
+            Message(_("most ports around their own ship")),
+            [player.port_points for player in sheet.players],
         ),
         TieBreak(
             "small_islands.tie.last_tile",
-            _("who placed the last tile"),
-            ["yes" if name == sheet.last_tile_by else "no" for name in names],
+            Message(_("who placed the last tile")),
+            [name == sheet.last_tile_by for name in names],
         ),
     )
     steps.extend(tie_break_steps(names, keys, breaks, "small_islands.tie.last_tile"))

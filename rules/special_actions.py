@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from .components import MAX_SWAPS, Reward, SpecialActionKind
 from .errors import RecordError
-from .explanation import Message, Step
+from .explanation import Gift, Message, Param, Series, Step
 from .explanation import gettext_noop as _
 from .game import GameState
 from .record import (
@@ -147,7 +147,7 @@ def apply_special_action(state: GameState, player: str, action: SpecialAction, *
 
 def _apply(state: GameState, player: str, action: SpecialAction, in_territory: bool) -> list[Step]:
     rule = f"okanagan.special.{action.kind.value}"
-    params: dict[str, str | int] = {"player": player}
+    params: dict[str, Param] = {"player": player}
     match action:
         case GoldNugget():
             if not state.nuggets_left:
@@ -218,7 +218,7 @@ def _gifts(state: GameState, player: str, givers: Mapping[str, Reward], rule: st
             raise RecordError(_holds_none(other, givers[other]), ("from",))
     for giver, reward in givers.items():
         state.hand_over(giver, player, reward)
-    gifts = ", ".join(f"{giver}: {reward}" for giver, reward in givers.items())
+    gifts = Series(Gift(giver, reward) for giver, reward in givers.items())
     if not givers:
         return [Step(rule, _("Nobody else holds a token: {player} receives nothing."), {"player": player})]
     return [

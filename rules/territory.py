@@ -18,18 +18,11 @@ from dataclasses import dataclass
 from .buildings import check_buildings_counted, count_buildings
 from .components import Building, Reward, Territory
 from .errors import RecordError
-from .explanation import Message, Step, names
+from .explanation import Figure, Message, Order, Part, Parts, Players, Step, Tokens
 from .explanation import gettext_noop as _
 from .game import GameState, TerritoryOutcome
 from .record import Bag, ChooseFirst, LoneChoice, TerritoryEvent
 from .special_actions import apply_special_action
-
-
-def describe_bag(bag: Bag) -> str:
-    """A bag for a sentence, in the record's order of kinds: ``3 × green-square, 1 × green-circle`` (a count
-    before a ×, so that no language needs the kind's plural); ``nothing`` when empty. (Not the bag's own
-    order: a database may store a JSON object's keys in another order.)"""
-    return ", ".join(f"{bag[reward]} × {reward.value}" for reward in Reward if bag.get(reward, 0)) or "nothing"
 
 
 # 1. Influence ------------------------------------------------------------------------------------
@@ -106,7 +99,7 @@ class InfluenceReport:
                             "{tied} tie with {influence} influence: 'order' must say how {closer}, who closed "
                             "the {territory}, ordered them"
                         ),
-                        tied=names(tied),
+                        tied=Players(tied),
                         influence=self.influence[tied[0]],
                         closer=self.closed_by,
                         territory=self.territory,
@@ -119,8 +112,8 @@ class InfluenceReport:
             raise RecordError(
                 Message(
                     _("must list every player with influence once ({expected}), not {given}"),
-                    expected=names(self.influence),
-                    given=names(order) or _("nobody"),
+                    expected=Players(self.influence),
+                    given=Players(order),
                 ),
                 ("order",),
             )
@@ -140,7 +133,7 @@ class InfluenceReport:
             Step(
                 "okanagan.influence.order",
                 _("Order of influence: {order}."),
-                {"order": " > ".join(f"{player} ({self.influence[player]})" for player in order)},
+                {"order": Order(Figure(player, self.influence[player]) for player in order)},
             )
         ]
         for level in self.ties:
@@ -153,11 +146,11 @@ class InfluenceReport:
                         "{chosen}."
                     ),
                     {
-                        "tied": names(level),
+                        "tied": Players(level),
                         "influence": self.influence[level[0]],
                         "closer": self.closed_by,
                         "territory": self.territory,
-                        "chosen": " > ".join(chosen),
+                        "chosen": Order(chosen),
                     },
                 )
             )
@@ -182,9 +175,7 @@ def assess_influence(
     levels = tuple(tuple(player for player in influence if influence[player] == value) for value in values)
     steps = []
     for player, value in influence.items():
-        parts = " + ".join(
-            f"{count} × {building} ({building.influence})" for building, count in buildings[player].items() if count
-        )
+        parts = Parts(Part(count, building) for building, count in buildings[player].items() if count)
         steps.append(
             Step(
                 "okanagan.influence",
@@ -214,7 +205,7 @@ def special_action_recipient(
     if lone is None:
         if lone_choice is not None:
             raise RecordError(
-                "only a player alone in the territory chooses between the special action and the rewards",
+                Message(_("only a player alone in the territory chooses between the special action and the rewards")),
                 ("lone_choice",),
             )
         if not order:
@@ -352,7 +343,7 @@ class CollectionPlan:
                     Step(
                         "okanagan.collect.order",
                         _("{player} (influence {influence}) takes {taken}."),
-                        {"player": turn.player, "influence": turn.influence, "taken": describe_bag(taken)},
+                        {"player": turn.player, "influence": turn.influence, "taken": Tokens.of(taken)},
                     )
                 )
             else:
@@ -408,7 +399,7 @@ def plan_collection(
     """
     pool = {reward: min(count, state.available(reward)) for reward, count in rewards.items()}
     pool = {reward: count for reward, count in pool.items() if count}
-    steps = [Step("okanagan.collect.pool", _("The pool holds {pool}."), {"pool": describe_bag(pool)})]
+    steps = [Step("okanagan.collect.pool", _("The pool holds {pool}."), {"pool": Tokens.of(pool)})]
     for reward, count in rewards.items():
         if pool.get(reward, 0) < count:
             steps.append(
@@ -427,7 +418,7 @@ def plan_collection(
         steps.append(
             Step("okanagan.special.choose_first", _("{player} collects first (special action)."), {"player": first})
         )
-    steps.append(Step("okanagan.collect.order", _("Collection order: {order}."), {"order": " > ".join(sequence)}))
+    steps.append(Step("okanagan.collect.order", _("Collection order: {order}."), {"order": Order(sequence)}))
     steps.append(Step("okanagan.collect.all", _("Each collector takes their influence in tokens while any are left.")))
     return CollectionPlan(pool, tuple((player, influence[player]) for player in sequence), tuple(steps))
 
@@ -457,7 +448,7 @@ def prepare_collection(state: GameState, event: TerritoryEvent) -> PreparedTerri
         raise RecordError(
             Message(
                 _("nobody has influence here, so there is no order: leave it out, not {order}"),
-                order=", ".join(event.order),
+                order=Players(event.order),
             ),
             ("order",),
         )

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from rules import CATALOGUE, Reward, Source, parse_record, replay
 from rules.okanagan import score_record
-from rules.territory import describe_bag
+
 from tests.rules.builders import error_of, give, player, record, score, territory
 
 
@@ -140,7 +140,7 @@ def test_the_explanation_cites_the_quick_count_rule() -> None:
     section = result.sections[1]
     assert section.title == "Event 1: final count of Ann"
     assert [step.text for step in section.steps] == [
-        f"Ann counted their holdings: {describe_bag({Reward.BLUE_CIRCLE: 1})} (tokens: 1); gold nuggets: 2.",
+        "Ann counted their holdings: 1 × blue-circle (tokens: 1); gold nuggets: 2.",
         "This count replaces what the earlier events gave Ann (tokens: 0; gold nuggets: 1).",
     ]
     assert {step.rule for step in section.steps} == {"okanagan.quick_count"}

@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 
 from rules import CooperIslandError, SmallIslandsError, score_cooper_island, score_small_islands
+from rules.explanation import Figure
 
 
 def islander(
@@ -71,7 +72,7 @@ def test_the_decider_is_the_tie_break_that_settled_the_first_place() -> None:
     assert plain.decider is None  # the most points decided
     by_houses = score_small_islands(islands(islander("Ann", houses=7), islander("Ben", houses=8)))
     assert by_houses.decider is not None and by_houses.decider.rule == "small_islands.tie.houses"
-    assert by_houses.decider.params["values"] == "Ann 7, Ben 8"
+    assert by_houses.decider.params["values"] == (Figure("Ann", 7), Figure("Ben", 8))
     # Ann and Ben tie for first down to the last tile; Cy and Dee tie lower down, on houses, which decides nothing
     # at the top.
     level = islands(
@@ -79,7 +80,7 @@ def test_the_decider_is_the_tie_break_that_settled_the_first_place() -> None:
     )
     decided = score_small_islands({**level, "last_tile_by": "Ben"})
     assert decided.decider is not None and decided.decider.rule == "small_islands.tie.last_tile"
-    assert decided.decider.params["players"] == "Ann, Ben"
+    assert decided.decider.params["players"] == ("Ann", "Ben")
     shared = score_small_islands(level)
     assert shared.decider is not None and shared.decider.message == "{players} are still tied and share the place."
 
@@ -179,7 +180,7 @@ def test_cooper_island_ties_go_to_fewer_empty_spaces_then_are_shared() -> None:
 
     # The tie-break that decided the first place: fewer empty spaces among the three.
     assert result.decider is not None and result.decider.rule == "cooper_island.tie"
-    assert result.decider.params["values"] == "Ann 4, Ben 2, Cy 4"
+    assert result.decider.params["values"] == (Figure("Ann", 4), Figure("Ben", 2), Figure("Cy", 4))
     plain = score_cooper_island(cooper(settler("Ann", logbooks=6), settler("Ben", empty=2), settler("Cy", empty=4)))
     assert plain.to_json()["winners"] == ["Ann"] and plain.decider is None  # Ben and Cy's tie decides no winner
 
