@@ -198,7 +198,9 @@ def score_cooper_island_sheet(players: tuple[Settler, ...]) -> SheetResult:
         )
     keys = [(total, -player.empty_spaces) for (_name, _points, total), player in zip(unranked, players, strict=True)]
     names = [player.name for player in players]
-    breaks = (TieBreak("cooper_island.tie", Message(_("fewer empty spaces")), [player.empty_spaces for player in players]),)
+    breaks = (
+        TieBreak("cooper_island.tie", Message(_("fewer empty spaces")), [player.empty_spaces for player in players]),
+    )
     steps.extend(tie_break_steps(names, keys, breaks, "cooper_island.tie"))
     ranked = rank_scores(unranked, keys)
     winners = tuple(score.name for score in ranked if score.rank == 1)

@@ -198,7 +198,9 @@ def render(value: Param, words: Words) -> str | int:
         case Order():
             return " > ".join(_in_order(item, words) for item in value)
         case Parts():
-            return " + ".join(f"{part.number} × {words.kind(part.building)} ({part.building.influence})" for part in value)
+            return " + ".join(
+                f"{part.number} × {words.kind(part.building)} ({part.building.influence})" for part in value
+            )
     raise TypeError(f"not a param: {value!r}")
 
 

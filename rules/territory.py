@@ -24,7 +24,6 @@ from .game import GameState, TerritoryOutcome
 from .record import Bag, ChooseFirst, LoneChoice, TerritoryEvent
 from .special_actions import apply_special_action
 
-
 # 1. Influence ------------------------------------------------------------------------------------
 
 

@@ -4,14 +4,16 @@ shape, explanation steps and error messages from ``rules`` in the reader's langu
 from __future__ import annotations
 
 import functools
-import re
-from collections.abc import Mapping
+from enum import StrEnum
 
-from django.utils.translation import get_language, gettext, ngettext
+from babel import Locale, UnknownLocaleError
+from babel.lists import format_list
+from django.conf import settings
+from django.utils.translation import get_language, gettext, ngettext, to_locale
 from django.utils.translation import gettext_lazy as _
 
-from rules import ObjectiveKind, RecordError, Reward, RulesError, Section, Shape, Step, Territory
-from rules.explanation import Message, Plural
+from rules import Building, Colour, ObjectiveKind, RecordError, Reward, RulesError, Section, Shape, Step, Territory
+from rules.explanation import Message, Params, Plural, render
 
 
 def reward_label(reward: Reward | str) -> str:
@@ -31,46 +33,58 @@ def _reward_labels(language: str | None) -> dict[Reward, str]:
 
 
 def explain(item: Step | Section) -> str:
-    """A step or a section title in the reader's language; rewards and territories named in it too."""
+    """A step or a section title in the reader's language; its params said in the reader's words too."""
     return _said(item.message, item.params)
 
 
-def _said(template: str, params: Mapping[str, str | int]) -> str:
+def _said(template: str, params: Params) -> str:
     """``template`` in the reader's language (in the plural form its count needs), filled with ``params``."""
     if isinstance(template, Plural):
         count = params.get(template.number)
         translated = ngettext(template, template.plural, count if isinstance(count, int) else 0)
     else:
         translated = gettext(template)
-    return translated.format_map({key: _word(key, value) for key, value in params.items()})
+    return translated.format_map({key: render(value, WORDS) for key, value in params.items()})
 
 
-# Params that are lists the engine wrote out ("3 green-square, 1 green-circle", "1 farm × 3"): their
-# rewards and buildings are named in the reader's words too (not in names or notes players typed).
-LISTS = {"taken", "pool", "parts", "changes", "gifts", "rewards"}
+class _ReaderWords:
+    """The words of the site for the engine's params (:class:`rules.explanation.Words`), in the active
+    language: the labels of the game's identifiers, the catalogue's words, the locale's lists (Babel's)."""
+
+    def kind(self, value: StrEnum) -> str:
+        if isinstance(value, Reward):
+            return reward_label(value)
+        prefix = _KIND_PREFIXES.get(type(value))
+        return str(LABELS.get(f"{prefix}:{value.value}", value.value)) if prefix else value.value
+
+    def word(self, text: str) -> str:
+        return gettext(text)
+
+    def listing(self, items: list[str]) -> str:
+        return format_list(items, locale=_babel_locale(get_language()))
+
+    def message(self, message: Message) -> str:
+        return say(message)
 
 
-def _word(key: str, value: str | int) -> str | int:
-    if isinstance(value, Message):
-        return say(value)
-    if isinstance(value, Reward):
-        return reward_label(value)
-    if isinstance(value, Territory):
-        return str(LABELS[f"territory:{value.value}"])
-    if isinstance(value, Shape):
-        return str(LABELS[f"shape:{value.value}"])
-    if isinstance(value, str) and key in LISTS:
-        value = REWARD_IDS.sub(lambda match: reward_label(match.group(0)), value)
-        value = BUILDING_IDS.sub(lambda match: str(LABELS[f"building:{match.group(0)}"]), value)
-        value = re.sub(r"\bnuggets\b", gettext("nuggets"), value)
-        return gettext("nothing") if value == "nothing" else value
-    if isinstance(value, ObjectiveKind):
-        return str(LABELS[f"kind:{value.value}"])
-    return value
+WORDS = _ReaderWords()
+
+_KIND_PREFIXES: dict[type[StrEnum], str] = {
+    Territory: "territory",
+    Shape: "shape",
+    Colour: "colour",
+    Building: "building",
+    ObjectiveKind: "kind",
+}
 
 
-REWARD_IDS = re.compile(r"\b(?:" + "|".join(reward.value for reward in Reward) + r")\b")
-BUILDING_IDS = re.compile(r"\b(?:farm|warehouse|silo)\b")
+@functools.lru_cache(maxsize=16)
+def _babel_locale(language: str | None) -> Locale:
+    """Babel's locale for a Django language code (``zh-hant``: ``zh_Hant``); English if Babel has none."""
+    try:
+        return Locale.parse(to_locale(language or settings.LANGUAGE_CODE))
+    except (UnknownLocaleError, ValueError):
+        return Locale.parse("en")
 
 
 LABELS = {

@@ -15,6 +15,7 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 from django.views.decorators.http import require_http_methods
 
 from rules import (
@@ -28,6 +29,7 @@ from rules import (
     replay,
 )
 from rules.components import MAX_OBJECTIVE_CARDS
+from rules.explanation import Message
 from scoring import drafts
 from scoring.access import game_for_player, okanagan_game
 from scoring.entry import EVENT_KINDS, PROMO_KINDS, BadOp, Draft, Screen, analyse, count_from_holdings, tap
@@ -274,7 +276,7 @@ def _change(draft: Draft, editing: int | None) -> Callable[[Events], Events]:
         if editing is None:
             return [*events, event]
         if editing >= len(events):
-            raise RecordError(_("there is no such event"))
+            raise RecordError(Message(gettext_noop("there is no such event")))
         if draft.original is not None and events[editing] != draft.original:
             raise EventChanged(events[editing])
         return [*events[:editing], event, *events[editing + 1 :]]

@@ -13,10 +13,12 @@ from django.http import Http404, HttpResponse, HttpResponseNotModified, JsonResp
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 from django.views.decorators.http import condition, require_http_methods, require_POST, require_safe
 from django_htmx.http import HttpResponseClientRefresh
 
 from rules import NuggetLadder, Options, RecordError, parse_record
+from rules.explanation import Message
 from scoring import drafts
 from scoring.access import (
     game_for_member,
@@ -312,7 +314,11 @@ def _keeping(game: Game, events: list[dict[str, object]], player: str) -> list[d
     result = replay_game(game, events)
     if not redraw_due(result, player):
         raise RecordError(
-            _("There are no cards to keep now: round 1 is not over, or your cards after it are already entered.")
+            Message(
+                gettext_noop(
+                    "There are no cards to keep now: round 1 is not over, or your cards after it are already entered."
+                )
+            )
         )
     cards = [card.to_json() for card in result.state.holdings[player].objectives]
     return [*events, {"type": "objectives", "player": player, "cards": cards}]
@@ -320,7 +326,7 @@ def _keeping(game: Game, events: list[dict[str, object]], player: str) -> list[d
 
 def _without(events: list[dict[str, object]], index: int) -> list[dict[str, object]]:
     if not 0 <= index < len(events):
-        raise RecordError(_("there is no such event"))
+        raise RecordError(Message(gettext_noop("there is no such event")))
     return events[:index] + events[index + 1 :]
 
 

@@ -5,9 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from rules import CATALOGUE, Reward, Source, parse_record, replay
+from rules import CATALOGUE, Source, parse_record, replay
 from rules.okanagan import score_record
-
 from tests.rules.builders import error_of, give, player, record, score, territory
 
 
