@@ -10,13 +10,13 @@ from scoring.helper import CALCULATORS
 pytestmark = pytest.mark.django_db
 
 EXPECTED = {
-    "influence": "The special action goes to whichever of Red, Yellow Red puts last.",
+    "influence": "The special action goes to whichever of Red and Yellow Red puts last.",
     "collection": "Red takes nothing: the territory is empty.",
     "nuggets": "Ben, with the fewest nuggets (1), score 0 (game option).",
     "sets": "These tokens: 2 Explorer sets × 4 = 8 VP.",
-    "okanagan-tie": "Ann, Ben tie on 40 VP; Ben holds the most tokens (Ann 9, Ben 11) and wins.",
-    "small-islands-tie": "Ann, Ben are tied; next, who placed the last tile: Ann no, Ben yes.",
-    "cooper-island-tie": "Ann, Ben are tied; next, fewer empty spaces: Ann 3, Ben 1.",
+    "okanagan-tie": "Ann and Ben tie on 40 VP; Ben holds the most tokens (Ann 9 and Ben 11) and wins.",
+    "small-islands-tie": "Ann and Ben are tied; next, who placed the last tile: Ann no and Ben yes.",
+    "cooper-island-tie": "Ann and Ben are tied; next, fewer empty spaces: Ann 3 and Ben 1.",
 }
 
 
@@ -75,7 +75,7 @@ def test_an_unknown_calculator_is_a_404(client: Client) -> None:
 def test_a_ruling_speaks_the_readers_language(client: Client) -> None:
     page = client.get(f"/helper/sets/?{CALCULATORS['sets'].example}", HTTP_ACCEPT_LANGUAGE="zh-hant").content.decode()
     assert "這些標記：探險家組 2 組 × 4 = 8 分。" in page
-    assert "這些標記：獎勵系列卡（綠色圓形, 藍色圓形, 黃色圓形）：2 × 7 = 14 分。" in page
+    assert "這些標記：獎勵系列卡（綠色圓形、藍色圓形和黃色圓形）：2 × 7 = 14 分。" in page
 
 
 @pytest.mark.parametrize("slug", ["okanagan-tie", "small-islands-tie", "cooper-island-tie"])

@@ -22,7 +22,7 @@ def test_the_reference_anchors_every_rule_and_shows_its_source(client: Client) -
 def test_the_reference_explains_the_rulebook_examples(client: Client) -> None:
     page = client.get("/rules/").content.decode()
     assert "A forest completed by Red" in page
-    assert "Red, Yellow tie with 2; Red, who closed the forest, put them in this order: Yellow &gt; Red." in page
+    assert "Red and Yellow tie with 2; Red, who closed the forest, put them in this order: Yellow &gt; Red." in page
     assert "A final score of 59" in page and "Ann wins with 59 VP." in page
 
 

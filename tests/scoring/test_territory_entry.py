@@ -190,8 +190,8 @@ def test_errors_and_explanations_speak_the_readers_language(member_client: Clien
     entry.tap("take:green-circle:1")
     member_client.defaults["HTTP_ACCEPT_LANGUAGE"] = "fr"
     page = member_client.get(f"/games/{game.pk}/").content.decode()
-    assert "Red, Yellow sont à égalité avec 2 ; Red, qui a complété le territoire (forêt), les a placés" in page
-    assert "White (influence 4) prend 3 × carré vert, 1 × cercle vert." in page
+    assert "Red et Yellow sont à égalité avec 2 ; Red, qui a complété le territoire (forêt), les a placés" in page
+    assert "White (influence 4) prend 3 × carré vert et 1 × cercle vert." in page
 
 
 def test_correcting_a_past_tie_break_keeps_every_later_step_that_still_holds(member_client: Client, game: Game) -> None:
