@@ -3,6 +3,8 @@ reader's language: no English the engine wrote out reaches a French or Korean re
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.utils import translation
 
@@ -62,8 +64,8 @@ def test_a_small_islands_tie_break_in_french_has_no_english_words() -> None:
     text = "\n".join(steps_in("fr", sheet))
     assert "le plus de maisons" in text and "most houses" not in text
     needs("fr", "yes", "no")
-    for english_word in ("most houses", "most ports", "who placed", " yes", " no"):
-        assert english_word not in text, english_word
+    for english_words in ("most houses", "most ports", "who placed", r"\byes\b", r"\bno\b"):
+        assert not re.search(english_words, text), english_words
     assert "Ann non et Ben oui" in text
 
 

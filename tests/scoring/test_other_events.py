@@ -156,7 +156,7 @@ def test_a_correction_cannot_give_back_what_is_not_held(member_client: Client, g
     assert entry.stage == "changes" and entry.response.status_code == 422
     assert "Red holds 0 × blue circle, cannot give back 1" in entry.html
     entry.tap("add:rewards:blue-circle:1", times=2).tap("save", note="forgot the fur")
-    assert "Correction for Red: blue circle +1, nuggets +1 (forgot the fur)." in saved_card(member_client, entry)
+    assert "Correction for Red: blue circle +1 and nuggets +1 (forgot the fur)." in saved_card(member_client, entry)
     assert game.events.get().data["note"] == "forgot the fur"
 
 
