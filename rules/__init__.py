@@ -15,7 +15,7 @@ Read a record, replay it and score it::
     >>> result.to_json()["territories"][0]["special_action_to"]
     'Red'
     >>> print(result.sections[0].steps[4].text)
-    Red, Yellow tie with 2; Red, who closed the forest, put them in this order: Yellow > Red.
+    Red and Yellow tie with 2; Red, who closed the forest, put them in this order: Yellow > Red.
 """
 
 from __future__ import annotations

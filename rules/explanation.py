@@ -13,7 +13,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from types import MappingProxyType
-from typing import ClassVar, NamedTuple, Protocol
+from typing import ClassVar, Literal, NamedTuple, Protocol
+
+from babel.lists import format_list
 
 from .components import Building, Reward
 
@@ -110,6 +112,10 @@ class Series(tuple["Param", ...]):
     """What an empty list says."""
 
 
+class Choices(Series):
+    """The values allowed, said as alternatives: ``a, b or c``."""
+
+
 class Players(Series):
     """Names of players; ``nobody`` when empty. A name is never translated."""
 
@@ -147,6 +153,9 @@ type Param = (
 
 Params = Mapping[str, Param]
 
+type ListStyle = Literal["standard", "or"]
+"""Babel's (CLDR's) kinds of list the params use: ``A, B and C`` and ``A, B or C``."""
+
 
 class Words(Protocol):
     """What differs between the edges: the words for the game's identifiers, for a few plain words, for a
@@ -161,8 +170,8 @@ class Words(Protocol):
         ``nuggets``), in the reader's language."""
         ...
 
-    def listing(self, items: list[str]) -> str:
-        """Items as a list in a sentence."""
+    def listing(self, items: list[str], style: ListStyle = "standard") -> str:
+        """Items as a list in a sentence: ``A, B and C``; with the style ``or``, ``A, B or C``."""
         ...
 
     def message(self, message: Message) -> str:
@@ -194,7 +203,8 @@ def render(value: Param, words: Words) -> str | int:
         case Series():
             if not value:
                 return words.word(value.empty)
-            return words.listing([str(render(item, words)) for item in value])
+            items = [str(render(item, words)) for item in value]
+            return words.listing(items, "or") if isinstance(value, Choices) else words.listing(items)
         case Order():
             return " > ".join(_in_order(item, words) for item in value)
         case Parts():
@@ -221,8 +231,8 @@ class English:
     def word(self, text: str) -> str:
         return text
 
-    def listing(self, items: list[str]) -> str:
-        return ", ".join(items)
+    def listing(self, items: list[str], style: ListStyle = "standard") -> str:
+        return format_list(items, style, locale="en")
 
     def message(self, message: Message) -> str:
         return str(message)

@@ -10,7 +10,7 @@ from enum import StrEnum
 from functools import cache
 
 from .errors import RulesError
-from .explanation import Message, Quoted, Series
+from .explanation import Choices, Message, Quoted
 from .explanation import gettext_noop as _
 
 MAX_WHOLE = 999_999
@@ -121,5 +121,5 @@ def identifier[E: StrEnum](value: object, kind: type[E], fail: Callable[[Message
     member: E | None = members(kind).get(value) if isinstance(value, str) else None
     if member is not None:
         return member
-    allowed = Series(Quoted(member.value) for member in kind)
+    allowed = Choices(Quoted(member.value) for member in kind)
     raise fail(Message(_("{value} is not one of: {allowed}"), value=describe(value), allowed=allowed))

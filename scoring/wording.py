@@ -13,7 +13,7 @@ from django.utils.translation import get_language, gettext, ngettext, to_locale
 from django.utils.translation import gettext_lazy as _
 
 from rules import Building, Colour, ObjectiveKind, RecordError, Reward, RulesError, Section, Shape, Step, Territory
-from rules.explanation import Message, Params, Plural, render
+from rules.explanation import ListStyle, Message, Params, Plural, render
 
 
 def reward_label(reward: Reward | str) -> str:
@@ -60,8 +60,8 @@ class _ReaderWords:
     def word(self, text: str) -> str:
         return gettext(text)
 
-    def listing(self, items: list[str]) -> str:
-        return format_list(items, locale=_babel_locale(get_language()))
+    def listing(self, items: list[str], style: ListStyle = "standard") -> str:
+        return format_list(items, style, locale=_babel_locale(get_language()))
 
     def message(self, message: Message) -> str:
         return say(message)

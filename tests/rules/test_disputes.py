@@ -27,9 +27,9 @@ def test_the_forest_tie_is_ordered_by_the_closer_and_the_last_of_them_takes_the_
         "Red",
         {"White": {FARM: 1, SILO: 1}, "Red": {WAREHOUSE: 1}, "Yellow": {WAREHOUSE: 1}},
     )
-    assert "Order of influence: White > (Red, Yellow)." in texts(steps)
-    assert "Red, Yellow tie with 2: Red, who completed the territory, decides their order." in texts(steps)
-    assert "The special action goes to whichever of Red, Yellow Red puts last." in texts(steps)
+    assert "Order of influence: White > (Red and Yellow)." in texts(steps)
+    assert "Red and Yellow tie with 2: Red, who completed the territory, decides their order." in texts(steps)
+    assert "The special action goes to whichever of Red and Yellow Red puts last." in texts(steps)
 
 
 def test_without_a_tie_at_the_bottom_the_last_player_takes_the_action() -> None:
@@ -76,7 +76,7 @@ def test_sets_of_the_final_scoring_example() -> None:
     steps = sets_ruling(tokens, card)
     assert texts(steps)[:2] == [
         "These tokens: 2 Explorer sets × 4 = 8 VP.",
-        "These tokens: shape card (green-circle, blue-circle, yellow-circle): 2 × 7 = 14 VP.",
+        "These tokens: shape card (green-circle, blue-circle, and yellow-circle): 2 × 7 = 14 VP.",
     ]
 
 
@@ -101,4 +101,4 @@ def test_small_islands_ties_go_to_houses_ports_then_the_last_tile() -> None:
 def test_cooper_island_ties_go_to_fewer_empty_spaces() -> None:
     ranking = cooper_island_tie_break([("Ann", 50, 3), ("Ben", 50, 1)])
     assert ranking.places == (("Ben", 1), ("Ann", 2))
-    assert texts(ranking.steps) == ["Ann, Ben are tied; next, fewer empty spaces: Ann 3, Ben 1."]
+    assert texts(ranking.steps) == ["Ann and Ben are tied; next, fewer empty spaces: Ann 3 and Ben 1."]

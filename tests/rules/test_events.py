@@ -64,7 +64,7 @@ def test_a_correction_moves_tokens_and_nuggets_within_the_limits() -> None:
         )
     )
     assert (player(result, "Ann")["rewards"], player(result, "Ann")["nuggets"]) == ({"blue-circle": 1}, 1)
-    assert result.sections[1].steps[0].text == "Correction for Ann: blue-circle -1, nuggets -1 (forgot the fur)."
+    assert result.sections[1].steps[0].text == "Correction for Ann: blue-circle -1 and nuggets -1 (forgot the fur)."
     assert "Ann holds 0 × blue-circle, cannot give back 1" in error_of(
         record({"type": "adjust", "player": "Ann", "rewards": {"blue-circle": -1}})
     )

@@ -73,7 +73,7 @@ def test_gold_nuggets_score_by_place_with_the_printed_tie_rule(
 def test_the_tie_rule_is_cited_when_two_share_the_most() -> None:
     _points, steps = nugget_points({"A": 3, "B": 3, "C": 1, "D": 0}, NuggetLadder.BY_PLACE)
     assert steps[0].rule == "okanagan.nuggets.ties"
-    assert steps[0].text == "A, B tie with 3 nuggets and each score 10 VP, the best of the places they share."
+    assert steps[0].text == "A and B tie with 3 nuggets and each score 10 VP, the best of the places they share."
 
 
 def test_the_most_vp_wins() -> None:

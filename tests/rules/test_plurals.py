@@ -38,4 +38,4 @@ def test_the_final_scoring_says_one_nugget_and_one_card() -> None:
 def test_a_correction_lists_each_kind_with_its_change_so_that_no_kind_needs_a_plural() -> None:
     document = record({"type": "adjust", "player": "Ann", "rewards": {"blue-circle": 2, "green-square": 1}})
     text = score_document(document).sections[0].steps[0].text
-    assert text == "Correction for Ann: green-square +1, blue-circle +2."
+    assert text == "Correction for Ann: green-square +1 and blue-circle +2."

@@ -27,7 +27,10 @@ GOOD_TERRITORY = territory(
             record(players=("Ann", " ")),
             "players: the name ' ' shows nothing once blank and invisible characters are left out",
         ),
-        (record(nugget_ladder="most_wins"), "options: nugget_ladder: 'most_wins' is not one of: by_place, fewest_zero"),
+        (
+            record(nugget_ladder="most_wins"),
+            "options: nugget_ladder: 'most_wins' is not one of: by_place or fewest_zero",
+        ),
         (record(reward_supply=0), "options: reward_supply: must be from 1 to 999, not 0"),
         (record(reward_supply=2.5), "options: reward_supply: must be a whole number, not 2.5"),
         (record(colour="red"), "options: unknown field 'colour'"),
@@ -80,7 +83,7 @@ GOOD_TERRITORY = territory(
         (record({"type": "adjust", "player": "Ann", "nuggets": True}), "nuggets: must be a whole number, not True"),
         (
             record({"type": "objectives", "player": "Ann", "cards": [{"kind": "series", "rewards": []}]}),
-            "event 0 (objectives): cards: 0: kind: 'series' is not one of: specific, territory, shape",
+            "event 0 (objectives): cards: 0: kind: 'series' is not one of: specific, territory, or shape",
         ),
         (
             {**record(), "hidden": {"objective_cards": {"Dan": 1}}},

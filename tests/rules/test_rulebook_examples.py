@@ -25,7 +25,7 @@ def test_the_forest_explanation_says_red_ordered_the_tie_and_cites_the_rule() ->
     steps = score_okanagan(FOREST_EXAMPLE.record).sections[0].steps
 
     tie = next(step for step in steps if step.rule == "okanagan.influence.tie")
-    assert tie.text == "Red, Yellow tie with 2; Red, who closed the forest, put them in this order: Yellow > Red."
+    assert tie.text == "Red and Yellow tie with 2; Red, who closed the forest, put them in this order: Yellow > Red."
     assert [step.text for step in steps if step.rule == "okanagan.special.lowest"] == [
         "Red, last in the order, takes the special action."
     ]

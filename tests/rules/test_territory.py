@@ -47,7 +47,7 @@ def test_ties_are_grouped_in_seat_order_and_must_be_ordered_by_the_closer() -> N
 def test_a_tie_without_an_order_is_refused_naming_the_closer() -> None:
     message = error_of(record(territory({"Ann": {"silo": 2}, "Ben": {"warehouse": 1}}, closed_by="Ben")))
     assert message == (
-        "event 0 (territory): order: Ann, Ben tie with 2 influence: 'order' must say how Ben, "
+        "event 0 (territory): order: Ann and Ben tie with 2 influence: 'order' must say how Ben, "
         "who closed the forest, ordered them"
     )
 
@@ -61,7 +61,7 @@ def test_an_order_may_only_permute_tied_players() -> None:
 
 def test_an_order_must_list_every_player_with_influence() -> None:
     document = record(territory({"Ann": {"farm": 1}, "Ben": {"warehouse": 1}}, order=["Ann"]))
-    assert "must list every player with influence once (Ann, Ben), not Ann" in error_of(document)
+    assert "must list every player with influence once (Ann and Ben), not Ann" in error_of(document)
 
 
 def test_without_ties_the_order_is_optional_and_follows_influence() -> None:

@@ -97,7 +97,7 @@ def test_a_record_has_at_most_so_many_events() -> None:
 def test_an_order_where_nobody_has_influence_is_refused() -> None:
     empty = territory({}, {"green-square": 1}, closed_by="Ann", order=["Ben", "Ann"])
     assert error_of(record(empty)) == (
-        "event 0 (territory): order: nobody has influence here, so there is no order: leave it out, not Ben, Ann"
+        "event 0 (territory): order: nobody has influence here, so there is no order: leave it out, not Ben and Ann"
     )
 
 
