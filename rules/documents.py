@@ -7,7 +7,7 @@ from typing import Final, Protocol
 
 from . import cooper_island, record, small_islands
 from .errors import RulesError
-from .explanation import Message, Section
+from .explanation import Choices, Message, Quoted, Section
 from .explanation import gettext_noop as _
 from .fields import describe
 from .okanagan import score_okanagan
@@ -58,7 +58,7 @@ def _scorer[R](data: object, scorers: Mapping[str, Callable[[object], R]]) -> Ca
         raise RulesError(
             Message(
                 _("the document's 'format' must be one of {formats}, not {value}"),
-                formats=", ".join(scorers),
+                formats=Choices(Quoted(name) for name in scorers),
                 value=describe(document_format),
             )
         )

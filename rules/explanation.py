@@ -146,6 +146,9 @@ class Parts(tuple[Part, ...]):
     """A player's buildings in a territory with each one's influence: ``2 × farm (1) + 1 × silo (3)``."""
 
 
+YES, NO, NUGGETS = _("yes"), _("no"), _("nuggets")
+"""The plain words the params use, besides a list's ``nothing`` and ``nobody``."""
+
 type Param = (
     str | int | Quoted | Figure | Count | Part | Change | Gift | Series | Order | Parts | Message
 )  # an enum of the game (Reward, Territory, Building, Shape, ObjectiveKind) is a ``str``; a ``bool`` an ``int``
@@ -189,7 +192,7 @@ def render(value: Param, words: Words) -> str | int:
         case StrEnum():
             return words.kind(value)
         case bool():
-            return words.word(_("yes") if value else _("no"))
+            return words.word(YES if value else NO)
         case str() | int():
             return value
         case Figure(name=name, value=figure):
@@ -199,7 +202,7 @@ def render(value: Param, words: Words) -> str | int:
         case Gift(giver=giver, reward=reward):
             return f"{giver}: {words.kind(reward)}"
         case Change(kind=kind, change=change):
-            return f"{words.word(_('nuggets')) if kind is None else words.kind(kind)} {change:+d}"
+            return f"{words.word(NUGGETS) if kind is None else words.kind(kind)} {change:+d}"
         case Series():
             if not value:
                 return words.word(value.empty)

@@ -30,7 +30,7 @@ from .components import (
     whole_game_buildings,
 )
 from .errors import RecordError, RulesError
-from .explanation import Message
+from .explanation import Message, Players
 from .explanation import gettext_noop as _
 from .fields import MAX_WHOLE, Fields, describe, identifier
 from .text import names_problem, note_problem
@@ -566,7 +566,7 @@ class _EventReader:
                 Message(
                     _("{value} is not a player of this game ({players})"),
                     value=describe(name),
-                    players=", ".join(self.players),
+                    players=Players(self.players),
                 )
             )
         return name

@@ -55,7 +55,7 @@ class _ReaderWords:
         if isinstance(value, Reward):
             return reward_label(value)
         prefix = _KIND_PREFIXES.get(type(value))
-        return str(LABELS.get(f"{prefix}:{value.value}", value.value)) if prefix else value.value
+        return label(value.value, prefix) if prefix else value.value
 
     def word(self, text: str) -> str:
         return gettext(text)

@@ -80,7 +80,7 @@ def test_explain_prints_titled_steps_with_rule_ids() -> None:
         (
             '{"format": "chess-pgn"}',
             "error: the document's 'format' must be one of okanagan-record/1, "
-            "small-islands-sheet/1, cooper-island-sheet/1, not 'chess-pgn'\n",
+            "small-islands-sheet/1, or cooper-island-sheet/1, not 'chess-pgn'\n",
         ),
         (
             '{"format": "okanagan-record/1", "players": ["A", "B"], "events": [{"type": "round_end"}, '

@@ -111,7 +111,7 @@ def test_the_nuggets_held_by_all_players_stay_within_the_cards() -> None:
 
 def test_the_event_is_checked_field_by_field() -> None:
     assert error_of(record({"type": "holdings", "player": "Zoe", "rewards": {}, "nuggets": 0})) == (
-        "event 0 (holdings): player: 'Zoe' is not a player of this game (Ann, Ben, Cy)"
+        "event 0 (holdings): player: 'Zoe' is not a player of this game (Ann, Ben, and Cy)"
     )
     assert error_of(record({"type": "holdings", "player": "Ann", "nuggets": 0})) == (
         "event 0 (holdings): the field 'rewards' is missing"

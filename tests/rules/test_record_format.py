@@ -87,7 +87,7 @@ GOOD_TERRITORY = territory(
         ),
         (
             {**record(), "hidden": {"objective_cards": {"Dan": 1}}},
-            "hidden: objective_cards: 'Dan' is not a player of this game (Ann, Ben, Cy)",
+            "hidden: objective_cards: 'Dan' is not a player of this game (Ann, Ben, and Cy)",
         ),
         ({**record(), "hidden": {"objective_cards": {"Ann": 4}}}, "hidden: objective_cards: Ann: must be from 0 to 3"),
         ({**record(), "hidden": {"objective_cards": {"Ann": -1}}}, "hidden: objective_cards: Ann: must be from 0 to 3"),

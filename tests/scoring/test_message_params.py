@@ -119,9 +119,9 @@ def test_each_param_type_reads_in_english_for_the_command_line() -> None:
         "k": Quoted("'blue'"),
     }
     assert english(template, params) == (
-        "Ann, Ben | nobody | 3 × green-square, 1 × green-circle | nothing | 2 × farm (3) + 1 × silo (1) | "
-        "Ann (3) > Ben (2) | (Ann, Ben) > Cy | Ann yes, Ben no | blue-circle +1, nuggets -2 | Ben: black-hexagon | "
-        "'blue'"
+        "Ann and Ben | nobody | 3 × green-square and 1 × green-circle | nothing | 2 × farm (3) + 1 × silo (1) | "
+        "Ann (3) > Ben (2) | (Ann and Ben) > Cy | Ann yes and Ben no | blue-circle +1 and nuggets -2 | "
+        "Ben: black-hexagon | 'blue'"
     )
     assert Count(3, Reward.GREEN_SQUARE) in params["c"]  # type: ignore[operator]
 
