@@ -84,7 +84,7 @@ class Count(NamedTuple):
 
 
 class Part(NamedTuple):
-    """A number of buildings of one type, with each one's influence: ``2 × farm (1)``."""
+    """A number of buildings of one type, with each one's influence: ``2 × farm (3)``."""
 
     number: int
     building: Building
@@ -106,14 +106,15 @@ class Gift(NamedTuple):
 
 
 class Series(tuple["Param", ...]):
-    """Values said as a list in a sentence (``Ann, Ben``; the site: ``Ann and Ben``), each by its type."""
+    """Values said as a list in a sentence, each by its type: ``Ann, Ben, and Cy`` in English, ``Ann, Ben et Cy``
+    in French (the locale's list, through Babel)."""
 
     empty: ClassVar[str] = _("nothing")
     """What an empty list says."""
 
 
 class Choices(Series):
-    """The values allowed, said as alternatives: ``a, b or c``."""
+    """The values allowed, said as alternatives: ``a, b, or c``."""
 
 
 class Players(Series):
@@ -123,7 +124,7 @@ class Players(Series):
 
 
 class Tokens(Series):
-    """A bag of tokens as :class:`Count` values, in the record's order of kinds: ``3 × green-square,
+    """A bag of tokens as :class:`Count` values, in the record's order of kinds: ``3 × green-square and
     1 × green-circle``; ``nothing`` when empty."""
 
     @classmethod
@@ -134,16 +135,16 @@ class Tokens(Series):
 
 
 class Changes(Series):
-    """A correction as :class:`Change` values: ``green-square +1, nuggets -2``; ``nothing`` when empty."""
+    """A correction as :class:`Change` values: ``green-square +1 and nuggets -2``; ``nothing`` when empty."""
 
 
 class Order(tuple["Param", ...]):
     """Players from first to last: ``Ann (3) > Ben (2)``; a :class:`Players` in it is a tied group,
-    ``(Ann, Ben) > Cy``."""
+    ``(Ann and Ben) > Cy``."""
 
 
 class Parts(tuple[Part, ...]):
-    """A player's buildings in a territory with each one's influence: ``2 × farm (1) + 1 × silo (3)``."""
+    """A player's buildings in a territory with each one's influence: ``2 × farm (3) + 1 × silo (1)``."""
 
 
 YES, NO, NUGGETS = _("yes"), _("no"), _("nuggets")
@@ -157,7 +158,7 @@ type Param = (
 Params = Mapping[str, Param]
 
 type ListStyle = Literal["standard", "or"]
-"""Babel's (CLDR's) kinds of list the params use: ``A, B and C`` and ``A, B or C``."""
+"""Babel's (CLDR's) kinds of list the params use: ``A, B, and C`` and ``A, B, or C``."""
 
 
 class Words(Protocol):
@@ -174,7 +175,7 @@ class Words(Protocol):
         ...
 
     def listing(self, items: list[str], style: ListStyle = "standard") -> str:
-        """Items as a list in a sentence: ``A, B and C``; with the style ``or``, ``A, B or C``."""
+        """Items as a list in a sentence: ``A, B, and C``; with the style ``or``, ``A, B, or C``."""
         ...
 
     def message(self, message: Message) -> str:
