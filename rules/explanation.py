@@ -15,6 +15,7 @@ from enum import StrEnum
 from types import MappingProxyType
 from typing import ClassVar, Literal, NamedTuple, Protocol
 
+from babel import Locale
 from babel.lists import format_list
 
 from .components import Building, Reward
@@ -185,6 +186,8 @@ class Words(Protocol):
 
 def render(value: Param, words: Words) -> str | int:
     """``value`` as the words of a sentence, with ``words``; a count stays a number."""
+    if type(value) is str or type(value) is int:  # most params: a name or a count (a fast path for replays)
+        return value
     match value:
         case Message():
             return words.message(value)
@@ -236,13 +239,14 @@ class English:
         return text
 
     def listing(self, items: list[str], style: ListStyle = "standard") -> str:
-        return format_list(items, style, locale="en")
+        return items[0] if len(items) == 1 else format_list(items, style, locale=_ENGLISH_LOCALE)
 
     def message(self, message: Message) -> str:
         return str(message)
 
 
 ENGLISH = English()
+_ENGLISH_LOCALE = Locale.parse("en")  # parsed once: a replay lists many times
 
 
 def english(template: str, params: Params) -> str:
