@@ -21,7 +21,7 @@ import unicodedata
 from typing import Final
 
 from .errors import RulesError
-from .explanation import Message
+from .explanation import Message, Quoted
 from .explanation import gettext_noop as _
 from .fields import describe
 
@@ -44,7 +44,7 @@ def read_json(text: str | bytes) -> object:
         raise RulesError(
             Message(
                 _("not valid JSON: {problem} at line {line}, column {column}"),
-                problem=error.msg,
+                problem=_json_problem(error.msg),
                 line=error.lineno,
                 column=error.colno,
             )
@@ -54,6 +54,31 @@ def read_json(text: str | bytes) -> object:
     except ValueError:  # the only other: a number of thousands of digits
         raise RulesError(Message(_("not valid JSON: a number has too many digits"))) from None
     return canonical(value)
+
+
+JSON_PROBLEMS: Final = {
+    problem: Message(problem)
+    for problem in (
+        _("Expecting value"),
+        _("Expecting property name enclosed in double quotes"),
+        _("Expecting ':' delimiter"),
+        _("Expecting ',' delimiter"),
+        _("Unterminated string starting at"),
+        _("Invalid control character at"),
+        _("Invalid \\escape"),
+        _("Invalid \\uXXXX escape"),
+        _("Extra data"),
+        _("Illegal trailing comma before end of object"),
+        _("Illegal trailing comma before end of array"),
+    )
+}
+"""The problems Python's JSON parser names, as messages: in English as the parser says them, so that the
+site can translate them too."""
+
+
+def _json_problem(problem: str) -> Message | Quoted:
+    """The parser's ``problem`` as a message; one this Python says and the list above does not know, as is."""
+    return JSON_PROBLEMS.get(problem) or Quoted(problem)
 
 
 def canonical(value: object, depth: int = 0) -> object:

@@ -27,6 +27,7 @@ from rules.explanation import (
     english,
 )
 from rules.explanation import gettext_noop as _
+from rules.reading import read_json
 from scoring.wording import error_text, explain, say
 from tests.rules.builders import give, record, territory
 from tests.rules.test_sheets import islander, islands
@@ -134,3 +135,14 @@ def test_a_list_of_players_is_the_locale_s_list(language: str, listed: str) -> N
     message = Message(_("{players} are still tied and share the place."), players=Players(("Ann", "Ben", "Cy")))
     with translation.override(language):
         assert listed in say(message)
+
+
+def test_a_json_parser_s_problem_is_said_in_the_reader_s_language() -> None:
+    with pytest.raises(RulesError) as caught:
+        read_json("{")
+    assert str(caught.value) == "not valid JSON: Expecting property name enclosed in double quotes at line 1, column 2"
+    needs("fr", "Expecting property name enclosed in double quotes")
+    with translation.override("fr"):
+        assert error_text(caught.value) == (
+            "JSON non valide : un nom de clé entre guillemets doubles est attendu à la ligne 1, colonne 2"
+        )
