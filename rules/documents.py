@@ -6,6 +6,7 @@ from collections.abc import Callable, Mapping
 from typing import Final, Protocol
 
 from . import cooper_island, record, small_islands
+from .catalogue import Game
 from .errors import RulesError
 from .explanation import Message, Section
 from .explanation import gettext_noop as _
@@ -26,6 +27,13 @@ class Result(Protocol):
         """The explanation."""
         ...
 
+
+FORMATS: Final[dict[Game, str]] = {
+    Game.OKANAGAN: record.FORMAT,
+    Game.SMALL_ISLANDS: small_islands.FORMAT,
+    Game.COOPER_ISLAND: cooper_island.FORMAT,
+}
+"""Each game's document format: the record of Okanagan, the score sheets of the other two."""
 
 SCORERS: Final[dict[str, Callable[[object], Result]]] = {
     record.FORMAT: score_okanagan,

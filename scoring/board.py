@@ -13,6 +13,7 @@ from django.utils.translation import get_language, gettext, ngettext
 
 from rules import (
     Decider,
+    EventType,
     GameState,
     NuggetLadder,
     ObjectiveScore,
@@ -155,7 +156,7 @@ def game_context(request: HttpRequest, game: Game, *, member: bool, spectator: b
         "log_more": 0 if whole_log else max(0, len(log) - LOG_SHOWN),
         # The grid of the other events; the final count has its own card ("Quick count").
         "event_kinds": [
-            kind for kind in EVENT_KINDS if kind != "holdings" and (game.promos or kind not in PROMO_KINDS)
+            kind for kind in EVENT_KINDS if kind != EventType.HOLDINGS and (game.promos or kind not in PROMO_KINDS)
         ],
         "territories": list(Territory),
         "entering": drafts.entering(game, "" if spectator else known_phone(request)) if game.is_playing else [],
@@ -217,7 +218,7 @@ def just_saved(context: dict[str, object], saved: str) -> LogEntry | None:
 def redraw_due(result: OkanaganResult, player: str) -> bool:
     """Whether ``player`` still has to enter the cards they keep after the end of round 1 (they draw 2
     and keep 3 of their 5): the round is over and no card of theirs was entered since."""
-    ends = [outcome.index for outcome in result.state.log if outcome.event.type == "round_end"]
+    ends = [outcome.index for outcome in result.state.log if outcome.event.type == EventType.ROUND_END]
     return bool(ends) and not any(
         outcome.index > ends[0] and outcome.event.player == player
         for outcome in result.state.log

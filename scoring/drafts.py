@@ -24,12 +24,14 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from rules import EventType
+
 from .entry import BadOp
 from .entry import Draft as EventDraft
 from .models import Draft, Game
 
 KEPT_FOR = timedelta(hours=12)
-SECRET_KINDS = frozenset({"objectives"})
+SECRET_KINDS = frozenset({EventType.OBJECTIVES})
 """Drafts no other phone may continue: objective cards are secret to their player."""
 
 

@@ -15,7 +15,7 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from rules import MAX_NAME_LENGTH
+from rules import MAX_NAME_LENGTH, RECORD_FORMAT
 
 # No 0/O, 1/I/L: a code read aloud across a table or typed on a phone.
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
@@ -142,7 +142,7 @@ class Game(models.Model):
         if events is None:
             events = [event.data for event in self.events.all()]
         return {
-            "format": "okanagan-record/1",
+            "format": RECORD_FORMAT,
             "players": list(self.players()),
             "options": self.options,
             "events": events,

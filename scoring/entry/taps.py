@@ -10,6 +10,7 @@ from django.utils.translation import gettext as _
 from rules import (
     Building,
     Colour,
+    EventType,
     GameState,
     ObjectiveCard,
     Reward,
@@ -53,7 +54,7 @@ def tap(screen: Screen, op: str, form: dict[str, str], state: GameState, index: 
             if op.startswith("action:") and screen.stage not in {"action", "lone"}:
                 raise BadOp(_("That button is out of date; here is the current step."))
         _apply_op(screen, op, form)
-        if screen.draft.kind == "holdings" and "player" in screen.event and "rewards" not in screen.event:
+        if screen.draft.kind == EventType.HOLDINGS and "player" in screen.event and "rewards" not in screen.event:
             screen.event.update(count_from_holdings(state, screen.event["player"]))
     except BadOp as error:
         return _with_error(analyse(before, state, index), str(error), form)
@@ -106,7 +107,12 @@ def _apply_op(screen: Screen, op: str, form: dict[str, str]) -> None:
                 event.setdefault("rewards", {}), _choice(reward, Reward), _bounded(posted_whole(count), signed=False)
             )
         case "add", ["rewards", reward, step]:
-            _add(event.setdefault("rewards", {}), _choice(reward, Reward), _step(step), signed=draft.kind == "adjust")
+            _add(
+                event.setdefault("rewards", {}),
+                _choice(reward, Reward),
+                _step(step),
+                signed=draft.kind == EventType.ADJUST,
+            )
         case "add", ["nuggets", step]:
             event["nuggets"] = _bounded(event.get("nuggets", 0) + _step(step), signed=True)
         case "cycle", ["buildings", player, building]:
@@ -357,7 +363,7 @@ def _action_complete(screen: Screen, state: GameState) -> bool:
     if kind is SpecialActionKind.GIFTS:
         action.setdefault("from", {})
     parsed = parse_special_action(screen.players, action)
-    apply_special_action(state.copy(), screen.recipient, parsed, in_territory=screen.draft.kind == "territory")
+    apply_special_action(state.copy(), screen.recipient, parsed, in_territory=screen.draft.kind == EventType.TERRITORY)
     return True
 
 

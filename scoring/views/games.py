@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import condition, require_http_methods, require_POST, require_safe
 from django_htmx.http import HttpResponseClientRefresh
 
-from rules import NuggetLadder, Options, RecordError, parse_record
+from rules import RECORD_FORMAT, EventType, NuggetLadder, Options, RecordError, parse_record
 from scoring import drafts
 from scoring.access import (
     game_for_member,
@@ -83,7 +83,7 @@ def game_import(request: HtmxHttpRequest, group_id: int) -> HttpResponse:
     if not form.is_valid():
         return render(request, "scoring/import.html", {"group": group, "form": form}, status=422)
     data = form.cleaned_data["record"]
-    if data["format"] != "okanagan-record/1":
+    if data["format"] != RECORD_FORMAT:
         game = create_sheet_game(group, data)
         messages.success(request, _("Game imported."))
         return redirect("game", game_id=game.pk)
@@ -269,7 +269,7 @@ def cards_keep(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
         messages.error(request, _("This phone is nobody at the table: tap your name first (“I am …”)."))
     elif (saved := _one_tap(request, game, lambda events: _keeping(game, events, me.name))) is not None:
         stored = drafts.load(game, known_phone(request))
-        if stored is not None and drafts.is_for(stored, "objectives", None):
+        if stored is not None and drafts.is_for(stored, EventType.OBJECTIVES, None):
             drafts.discard(game, stored.phone, stored.pk)  # an entry of the same cards begun on this phone
         return saved
     return _game_again(request, game)
@@ -281,7 +281,7 @@ def round_end(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     game = okanagan_game(game_for_player(request, game_id))
     if not game.is_playing:
         raise Http404
-    saved = _one_tap(request, game, lambda events: [*events, {"type": "round_end"}])
+    saved = _one_tap(request, game, lambda events: [*events, {"type": EventType.ROUND_END}])
     return saved if saved is not None else _game_again(request, game)
 
 
@@ -315,7 +315,7 @@ def _keeping(game: Game, events: list[dict[str, object]], player: str) -> list[d
             _("There are no cards to keep now: round 1 is not over, or your cards after it are already entered.")
         )
     cards = [card.to_json() for card in result.state.holdings[player].objectives]
-    return [*events, {"type": "objectives", "player": player, "cards": cards}]
+    return [*events, {"type": EventType.OBJECTIVES, "player": player, "cards": cards}]
 
 
 def _without(events: list[dict[str, object]], index: int) -> list[dict[str, object]]:
