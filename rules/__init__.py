@@ -35,7 +35,7 @@ from .components import (
     Territory,
 )
 from .cooper_island import parse_cooper_island, score_cooper_island
-from .documents import FORMATS, Result, score_document, score_sheet
+from .documents import FORMATS, PARTS, Result, score_document, score_sheet
 from .errors import CooperIslandError, RecordError, RulesError, SmallIslandsError
 from .explanation import Section, Step
 from .final_scoring import (
@@ -102,6 +102,7 @@ from .titles import TITLES, Title
 __all__ = [
     "ALEXIS",
     "FORMATS",
+    "PARTS",
     "PROMO_EVENTS",
     "RECORD_FORMAT",
     "EventType",

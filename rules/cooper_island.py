@@ -21,6 +21,15 @@ from .sheets import (
 )
 
 FORMAT: Final = "cooper-island-sheet/1"
+PARTS: Final[tuple[str, ...]] = (
+    "logbook_points",
+    "sailing_points",
+    "royal_order_points",
+    "building_points",
+    "leftover_points",
+    "anchor_points",
+)
+"""The parts of a Cooper Island score, in the result's order."""
 RESULT_FORMAT: Final = "cooper-island-result/1"
 LEFTOVERS: Final = ("coins", "resources", "cartographer", "tiles")
 LOGBOOK_POINTS: Final = 5

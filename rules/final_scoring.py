@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from enum import Enum
+from typing import Final
 
 from .components import (
     EXPLORER_POINTS_PER_SET,
@@ -18,6 +19,9 @@ from .explanation import gettext_noop as _
 from .game import GameState
 from .ranking import competition_ranks
 from .record import Bag, NuggetLadder, ObjectiveCard, bag_to_json
+
+PARTS: Final[tuple[str, ...]] = ("explorer_points", "objective_points", "nugget_points")
+"""The parts of an Okanagan score, in the result's order (each a field of :class:`PlayerScore`)."""
 
 
 def explorer_sets(rewards: Bag) -> int:

@@ -27,6 +27,9 @@ HOUSES: Final = 8
 MAX_PORTS: Final = 16
 DISCOVERY_TOKENS: Final = 12
 ALEXIS: Final = "Alexis"
+"""The solo opponent's name (the name of its card)."""
+PARTS: Final[tuple[str, ...]] = ("prestige_points", "discovery_points", "port_points")
+"""The parts of a Small Islands score, in the result's order."""
 
 
 @dataclass(frozen=True)

@@ -39,7 +39,7 @@ from .models import SEAT_COLOURS, Game
 from .phones import known_phone, my_seat
 from .result_image import ImageLine, draw_result
 from .statistics import OKANAGAN_PARTS
-from .wording import LABELS, explain
+from .wording import NUGGET_LADDERS, PARTS, explain
 
 
 @dataclass(frozen=True)
@@ -202,7 +202,7 @@ def option_lines(options: Options) -> list[str]:
         count = options.nugget_supply
         lines.append(ngettext("%(count)d nugget card", "%(count)d nugget cards", count) % {"count": count})
     if options.nugget_ladder is NuggetLadder.FEWEST_ZERO:
-        lines.append(gettext("Fewest nuggets score 0"))
+        lines.append(str(NUGGET_LADDERS[options.nugget_ladder]))
     return lines
 
 
@@ -283,7 +283,7 @@ def final_context(result: OkanaganResult) -> dict[str, object]:
     chart = stacked(
         gettext("Score breakdown"),
         [(score.name, [getattr(score, part) for part in OKANAGAN_PARTS]) for score in by_rank],
-        [str(LABELS[f"component:{part}"]) for part in OKANAGAN_PARTS],
+        [str(PARTS[part]) for part in OKANAGAN_PARTS],
     )
     section = result.sections[-1]
     return {
@@ -325,7 +325,7 @@ def result_png(game: Game) -> bytes:
                 line.score.name,
                 line.colour,
                 ngettext("%(points)d VP", "%(points)d VP", line.score.total) % {"points": line.score.total},
-                _parts([(f"component:{part}", getattr(line.score, part)) for part in OKANAGAN_PARTS]),
+                _parts([(part, getattr(line.score, part)) for part in OKANAGAN_PARTS]),
             )
             for line in final_lines(result)
         ]
@@ -339,7 +339,7 @@ def result_png(game: Game) -> bytes:
                 score.name,
                 colours[score.name],
                 ngettext("%(points)d point", "%(points)d points", score.total) % {"points": score.total},
-                _parts([(f"component:{part}", points) for part, points in score.points.items()]),
+                _parts(list(score.points.items())),
             )
             for score in _by_rank(sheet)
         ]
@@ -349,7 +349,7 @@ def result_png(game: Game) -> bytes:
 
 def _parts(parts: list[tuple[str, int]]) -> str:
     """A player's parts on one line of the image: "Explorer 8 · Objectives 6 · Nuggets 10"."""
-    return " · ".join(f"{LABELS.get(label, label)} {points}" for label, points in parts)
+    return " · ".join(f"{PARTS[part]} {points}" for part, points in parts)
 
 
 def _by_rank(result: SheetResult) -> list[SheetScore]:
@@ -366,7 +366,7 @@ def sheet_context(game: Game) -> dict[str, object]:
     chart = stacked(
         gettext("Score breakdown"),
         [(str(row["name"]), [int(str(row[column])) for column in columns]) for row in rows],
-        [str(LABELS.get(f"component:{column}", column)) for column in columns],
+        [str(PARTS[column]) for column in columns],
     )
     final = {
         "players": result.players,

@@ -25,10 +25,10 @@ from rules.disputes import (
     sets_ruling,
     small_islands_tie_break,
 )
-from rules.record import NuggetLadder, check_card
+from rules.record import check_card
 
 from .models import NAME_LENGTH
-from .wording import say
+from .wording import CARDS, NUGGET_LADDERS, say
 
 SEATS = 4
 MAX_FIGURE = 999
@@ -140,12 +140,7 @@ class SetsForm(forms.Form):
     card_kind = forms.ChoiceField(
         label=_("Objective card"),
         required=False,
-        choices=[
-            ("", _("none")),
-            (ObjectiveKind.SPECIFIC.value, _("Specific reward (3 VP each)")),
-            (ObjectiveKind.TERRITORY.value, _("Territory set (5 VP)")),
-            (ObjectiveKind.SHAPE.value, _("Shape set (7 VP)")),
-        ],
+        choices=[("", _("none")), *((kind.value, word) for kind, word in CARDS.items())],
     )
     card_rewards = forms.MultipleChoiceField(
         label=_("Rewards printed on the card"),
@@ -222,11 +217,9 @@ def _collection(form: CollectionForm) -> Answer:
 
 def _nuggets(form: NuggetForm) -> Answer:
     rulings = nugget_ruling({row["name"]: row["nuggets"] for row in form.players()})
-    labels = {
-        NuggetLadder.BY_PLACE: _("By place (the app's default)"),
-        NuggetLadder.FEWEST_ZERO: _("Fewest score 0 (option)"),
-    }
-    return Answer((), tuple((str(labels[ladder]), tuple(steps)) for ladder, (_points, steps) in rulings.items()))
+    return Answer(
+        (), tuple((str(NUGGET_LADDERS[ladder]), tuple(steps)) for ladder, (_points, steps) in rulings.items())
+    )
 
 
 def _sets(form: SetsForm) -> Answer:

@@ -236,7 +236,7 @@ def _then(
 
 # What an event of each kind needs before its stage is done, to check the rest meanwhile.
 _PLACEHOLDERS: dict[str, dict[str, Any]] = {
-    EventType.VOLCANO: {"special_action": {"action": "new_tiles"}},
+    EventType.VOLCANO: {"special_action": {"action": SpecialActionKind.NEW_TILES}},
     EventType.BEAVER_DAM: {"reward": Reward.GREEN_SQUARE.value},
     EventType.OBJECTIVES: {"cards": []},
     EventType.HOLDINGS: {"rewards": {}, "nuggets": 0},
