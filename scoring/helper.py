@@ -14,7 +14,7 @@ from django import forms
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from rules import Building, ObjectiveCard, ObjectiveKind, Reward, Step
+from rules import Building, ObjectiveCard, ObjectiveKind, Reward, Step, cooper_island, final_scoring, small_islands
 from rules.disputes import (
     Ranking,
     collection_ruling,
@@ -232,16 +232,18 @@ def _ranking(ranking: Ranking) -> Answer:
 
 
 def _okanagan_tie(form: OkanaganTieForm) -> Answer:
-    return _ranking(okanagan_tie_break({row["name"]: (row["total"], row["tokens"]) for row in form.players()}))
+    return _ranking(okanagan_tie_break([final_scoring.Standing(**row) for row in form.players()]))
 
 
 def _small_islands_tie(form: SmallIslandsTieForm) -> Answer:
-    rows = [(row["name"], row["total"], row["houses"], row["ports"]) for row in form.players()]
-    return _ranking(small_islands_tie_break(rows, _seat_of(form, form.cleaned_data.get("last_tile"))))
+    standings = [small_islands.Standing(**row) for row in form.players()]
+    return _ranking(small_islands_tie_break(standings, _seat_of(form, form.cleaned_data.get("last_tile"))))
 
 
 def _cooper_island_tie(form: CooperIslandTieForm) -> Answer:
-    return _ranking(cooper_island_tie_break([(row["name"], row["total"], row["empty"]) for row in form.players()]))
+    return _ranking(cooper_island_tie_break(
+            [cooper_island.Standing(row["name"], row["total"], row["empty"]) for row in form.players()]
+        ))
 
 
 CALCULATORS: dict[str, Calculator] = {
