@@ -1,6 +1,6 @@
 """Rulings for the disputes players have at the table, each a list of steps citing the rules.
 
-The dispute helper's calculators call these with what the players describe; every answer comes from
+The site's calculators call these with what the players describe; every answer comes from
 the same functions that score a whole game.
 """
 

@@ -61,7 +61,7 @@ def shoot(page: Any, name: str) -> None:
 def test_the_helper_in_korean_and_chinese(live_server: Any, language_page: Any) -> None:
     page = language_page
     page.goto(
-        live_server.url + "/helper/influence/?name_1=White&farm_1=1&silo_1=1&name_2=Red&warehouse_2=1"
+        live_server.url + "/calculators/influence/?name_1=White&farm_1=1&silo_1=1&name_2=Red&warehouse_2=1"
         "&name_3=Yellow&warehouse_3=1&closer=2"
     )
     expect(page.locator("html")).to_have_attribute("lang", page.language)

@@ -1,4 +1,4 @@
-"""The dispute helper's calculators: a form each, answered by :mod:`rules.disputes`.
+"""The calculators, which settle a dispute at the table: a form each, answered by :mod:`rules.disputes`.
 
 A calculator is a form of up to four players' lines (a name and some figures) plus a few other
 fields, the function of ``rules`` that rules on it, and the rulebook's example to try.
@@ -183,7 +183,7 @@ class Answer:
 
 @dataclass(frozen=True)
 class Calculator:
-    """One dispute calculator."""
+    """One calculator."""
 
     slug: str
     title: Any
