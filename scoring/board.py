@@ -1,4 +1,5 @@
-"""What a game page shows, from the replayed log: the scoreboard, the log, the table, the final scores."""
+"""What a game page shows, from the replayed log: the scoreboard, the log, the table, the final scores; and
+the page of a score sheet being filled in at the table."""
 
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ from rules import (
     PlayerScore,
     RecordError,
     Reward,
+    RulesError,
     Territory,
     explorer_sets,
     score_sheet,
@@ -32,14 +34,17 @@ from rules.record import HoldingsEvent, ObjectivesEvent
 from rules.sheets import SheetResult, SheetScore
 
 from . import drafts
+from .access import is_member
 from .charts import stacked
 from .entry import EVENT_KINDS, PROMO_KINDS
+from .http import HtmxHttpRequest
 from .log import replay_game
 from .models import SEAT_COLOURS, Game
 from .phones import known_phone, my_seat
 from .result_image import ImageLine, draw_result
+from .score_sheets import assemble, refused_line, review
 from .statistics import OKANAGAN_PARTS
-from .wording import NUGGET_LADDERS, PARTS, explain
+from .wording import NUGGET_LADDERS, PARTS, error_text, explain
 
 
 @dataclass(frozen=True)
@@ -378,3 +383,31 @@ def sheet_context(game: Game) -> dict[str, object]:
         "chart": chart,
     }
     return {"game": game, "result": result, "final": final}
+
+
+def table_context(request: HtmxHttpRequest, game: Game) -> dict[str, object]:
+    """The game page of a sheet game in progress: who this phone is, each line's state, the review once every
+    line is done."""
+    seats = list(game.seats.all())
+    me = my_seat(request, game)
+    assembled = assemble(game)
+    rows, refused, refused_seat = None, "", None
+    if assembled.sheet is not None:
+        try:
+            rows = review(assembled.sheet)
+        except RulesError as error:
+            refused, refused_seat = error_text(error), refused_line(error, seats)
+    columns = [key for key in rows[0] if key not in {"name", "total", "rank"}] if rows else []
+    return {
+        "game": game,
+        "seats": seats,
+        "me": me,
+        "can_enter": True,
+        "member": is_member(request, game),
+        "waiting": [seat.name for seat in seats if seat in assembled.missing],
+        "rows": rows,
+        "columns": columns,
+        "refused": refused,
+        "refused_seat": refused_seat,
+        "join_url": request.build_absolute_uri(reverse("join_code", args=[game.table_code])),
+    }

@@ -241,9 +241,11 @@ def _small_islands_tie(form: SmallIslandsTieForm) -> Answer:
 
 
 def _cooper_island_tie(form: CooperIslandTieForm) -> Answer:
-    return _ranking(cooper_island_tie_break(
+    return _ranking(
+        cooper_island_tie_break(
             [cooper_island.Standing(row["name"], row["total"], row["empty"]) for row in form.players()]
-        ))
+        )
+    )
 
 
 CALCULATORS: dict[str, Calculator] = {

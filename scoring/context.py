@@ -1,12 +1,17 @@
-"""Template context for every page."""
+"""Template context: what every page has (the context processors), and the home page's, which more than
+one view renders."""
 
 from __future__ import annotations
 
 from django.http import HttpRequest
 
-from rules import EventType
+from rules import RULES, EventType, Source
 
-from .views.pages import THEME_COOKIE, THEMES
+from .forms import GroupForm, JoinForm, RestoreForm
+from .http import HtmxHttpRequest
+
+THEMES = ("auto", "dark", "light")
+THEME_COOKIE = "theme"
 
 
 def theme(request: HttpRequest) -> dict[str, str]:
@@ -23,3 +28,18 @@ def kinds(request: HttpRequest) -> dict[str, dict[str, EventType]]:
     """The record's kinds of event by name, so that templates compare with ``kinds.VOLCANO`` instead of
     spelling ``"volcano"`` again."""
     return {"kinds": KINDS}
+
+
+def home_context(request: HtmxHttpRequest, **forms: object) -> dict[str, object]:
+    """The home page's context, with ``forms`` that carry errors in place of the empty ones."""
+    groups = request.user.play_groups.order_by("name") if request.user.is_authenticated else []
+    printed = sum(rule.source in {Source.RULEBOOK, Source.GAME_HELP} for rule in RULES)
+    return {
+        "groups": groups,
+        "group_form": GroupForm(),
+        "join_form": JoinForm(),
+        "restore_form": RestoreForm(),
+        "rule_count": len(RULES),
+        "printed_count": printed,
+        **forms,
+    }

@@ -37,6 +37,7 @@ from scoring.board import (
     result_links,
     result_png,
     sheet_context,
+    table_context,
     wants_whole_log,
 )
 from scoring.entry import PROMO_KINDS
@@ -47,7 +48,6 @@ from scoring.models import Game
 from scoring.phones import known_phone, my_seat
 from scoring.portability import exported_document
 from scoring.rate_limits import over_limit, too_many
-from scoring.views.sheets import table_context
 from scoring.wording import error_text
 
 

@@ -159,3 +159,16 @@ def test_no_template_compares_with_an_event_kind_spelled_out() -> None:
         for match in pattern.finditer(path.read_text(encoding="utf-8"))
     ]
     assert found == []
+
+
+def test_no_view_module_imports_another() -> None:
+    views = {path.stem for path in (ROOT / "scoring" / "views").glob("*.py")} - {"__init__"}
+    found = []
+    for path in sorted((ROOT / "scoring" / "views").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom):
+                module = node.module or ""
+                names = {alias.name for alias in node.names}
+                if module.startswith("scoring.views") or (node.level and (module in views or names & views)):
+                    found.append(f"{path.name}:{node.lineno}: {module or '.'} {sorted(names)}")
+    assert found == []
