@@ -91,11 +91,13 @@ def action_icon(kind: str, size: int = 28) -> SafeString:
 
 
 @register.inclusion_tag("scoring/_steps.html")
-def steps(items: Iterable[Step | tuple[str, str]], links: bool = True) -> dict[str, object]:
+def steps(items: Iterable[Step | tuple[str, str]], links: bool = True, here: bool = False) -> dict[str, object]:
     """An explanation as a list: each step in the reader's language (a :class:`Step`, or a (text, rule) pair
-    explained already), with a link to the rule it cites, on the rules page with that rule's game first."""
+    explained already), with a link to the rule it cites, on the rules page with that rule's game first
+    (``here``: on the rules page itself, its anchor alone)."""
     rows = []
     for item in items:
         text, rule = (explain(item), item.rule) if isinstance(item, Step) else item
-        rows.append((text, rule, f"{reverse('rules')}?game={rule.partition('.')[0]}#{rule}"))
+        page = "" if here else f"{reverse('rules')}?game={rule.partition('.')[0]}"
+        rows.append((text, rule, f"{page}#{rule}"))
     return {"rows": rows, "links": links}

@@ -172,3 +172,13 @@ def test_no_view_module_imports_another() -> None:
                 if module.startswith("scoring.views") or (node.level and (module in views or names & views)):
                     found.append(f"{path.name}:{node.lineno}: {module or '.'} {sorted(names)}")
     assert found == []
+
+
+def test_an_explanation_is_listed_by_the_steps_tag_alone() -> None:
+    pasted = re.compile(r"{%\s*for\s+\w+\s+in\s+[\w.]*steps\s*%}")
+    found = [
+        path.name
+        for path in sorted((ROOT / "templates").rglob("*.html"))
+        if path.name != "_steps.html" and pasted.search(path.read_text(encoding="utf-8"))
+    ]
+    assert found == []
