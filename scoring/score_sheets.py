@@ -83,8 +83,6 @@ class LineForm(forms.Form):
     """One player's line of the sheet. ``players`` is the table's size; ``taken`` maps a royal order card
     to the other player holding it."""
 
-    KIND: Game.Kind
-
     def __init__(self, *args: Any, players: int, taken: dict[int, str] | None = None, **kwargs: Any) -> None:
         self.players = _player_count(players)
         self.taken = taken or {}
@@ -109,8 +107,6 @@ class LineForm(forms.Form):
 
 
 class SmallIslandsLine(LineForm):
-    KIND = Game.Kind.SMALL_ISLANDS
-
     prestige = count(_("Prestige points"))
     discoveries = forms.CharField(
         label=_("Discovery tokens: their values"),
@@ -197,8 +193,6 @@ def tokens(raw: str) -> list[int]:
 
 
 class CooperIslandLine(LineForm):
-    KIND = Game.Kind.COOPER_ISLAND
-
     logbooks = count(_("Logbooks"))
     sailed_1 = count(_("Ship 1: spaces past its last logbook"))
     sailed_2 = count(_("Ship 2: spaces past its last logbook"))
