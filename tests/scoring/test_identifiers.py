@@ -182,3 +182,17 @@ def test_an_explanation_is_listed_by_the_steps_tag_alone() -> None:
         if path.name != "_steps.html" and pasted.search(path.read_text(encoding="utf-8"))
     ]
     assert found == []
+
+
+def test_the_readmes_architecture_names_every_module() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    architecture = readme.split("## Architecture\n")[1].split("\n## ")[0]
+    modules = [
+        path.stem
+        for package in ("rules", "scoring", "scoring/entry")
+        for path in sorted((ROOT / package).glob("*.py"))
+        if path.stem not in {"__init__", "__main__", "apps"}
+    ]
+    assert [module for module in modules if f"`{module}`" not in architecture] == []
+    for named in ("views/", "entry/", "templatetags/", "management/commands/"):
+        assert f"`{named}`" in architecture
