@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django.http import HttpRequest
 
-from rules import RULES, EventType, Source
+from rules import RULES, EventType, Game, LoneChoice, Source, SpecialActionKind
 
 from .forms import GroupForm, JoinForm, RestoreForm
 from .http import HtmxHttpRequest
@@ -21,13 +21,19 @@ def theme(request: HttpRequest) -> dict[str, str]:
     return {"theme": chosen, "next_theme": THEMES[(THEMES.index(chosen) + 1) % len(THEMES)]}
 
 
-KINDS = {kind.name: kind for kind in EventType}
+IDENTIFIERS: dict[str, object] = {
+    "kinds": {kind.name: kind for kind in EventType},
+    "actions": {action.name: action for action in SpecialActionKind},
+    "lone_choices": {choice.name: choice for choice in LoneChoice},
+    "sheet_games": [game for game in Game if game is not Game.OKANAGAN],
+}
 
 
-def kinds(request: HttpRequest) -> dict[str, dict[str, EventType]]:
-    """The record's kinds of event by name, so that templates compare with ``kinds.VOLCANO`` instead of
-    spelling ``"volcano"`` again."""
-    return {"kinds": KINDS}
+def identifiers(request: HttpRequest) -> dict[str, object]:
+    """The identifiers of ``rules`` that templates compare with or link to, by name: ``kinds.VOLCANO``,
+    ``actions.GIFTS``, ``lone_choices.REWARDS`` (so that no template spells ``"volcano"`` again), and the
+    games scored from a sheet."""
+    return IDENTIFIERS
 
 
 def home_context(request: HtmxHttpRequest, **forms: object) -> dict[str, object]:

@@ -148,6 +148,23 @@ EVENTS: dict[EventType, StrPromise] = {
     EventType.ADJUST: _("Correction"),
     EventType.HOLDINGS: _("Final count"),
 }
+ENTERING: dict[EventType, StrPromise] = {
+    EventType.TERRITORY: _("scoring a territory"),
+    EventType.VOLCANO: _("entering the Volcano"),
+    EventType.BEAVER_DAM: _("entering the Beaver Dam"),
+    EventType.OBJECTIVES: _("entering objective cards"),
+    EventType.ROUND_END: _("entering the end of round 1"),
+    EventType.ADJUST: _("entering a correction"),
+    EventType.HOLDINGS: _("entering a final count"),
+}
+"""What a phone is doing while it enters an event ("Maya is entering the Volcano…")."""
+SCORING: dict[Territory, StrPromise] = {
+    Territory.FOREST: _("scoring a forest"),
+    Territory.LAKE: _("scoring a lake"),
+    Territory.FIELD: _("scoring a field"),
+    Territory.MOUNTAIN: _("scoring a mountain"),
+}
+"""What a phone is doing while it scores a territory whose type is chosen."""
 PARTS: dict[str, StrPromise] = {
     **dict(zip(SCORE_PARTS[Game.OKANAGAN], (_("Explorer"), _("Objectives"), _("Nuggets")), strict=True)),
     **dict(zip(SCORE_PARTS[Game.SMALL_ISLANDS], (_("Prestige"), _("Discoveries"), _("Ports")), strict=True)),

@@ -18,6 +18,7 @@ from rules import (
     Colour,
     EventType,
     Game,
+    LoneChoice,
     NuggetLadder,
     ObjectiveKind,
     Shape,
@@ -94,6 +95,11 @@ def _settler(name: str) -> dict[str, object]:
     }
 
 
+def test_what_a_phone_is_entering_is_worded_for_every_kind_and_territory() -> None:
+    assert list(wording.ENTERING) == list(EventType)
+    assert list(wording.SCORING) == list(Territory)
+
+
 def test_the_entrys_kinds_of_event_are_the_records() -> None:
     assert tuple(EventType) == EVENT_KINDS
     assert PROMO_KINDS == PROMO_EVENTS
@@ -150,9 +156,10 @@ def test_the_site_does_not_spell_the_rules_identifiers_again() -> None:
     assert found == []
 
 
-def test_no_template_compares_with_an_event_kind_spelled_out() -> None:
-    kinds = "|".join(kind.value for kind in EventType if kind is not EventType.TERRITORY)
-    pattern = re.compile(rf"""(==|!=|game\.pk)\s*["']({kinds}|territory)["']""")
+def test_no_template_compares_with_or_links_to_a_rules_identifier_spelled_out() -> None:
+    enums: list[type[StrEnum]] = [EventType, Territory, SpecialActionKind, LoneChoice, Game, ObjectiveKind]
+    ids = "|".join(sorted({member.value for enum in enums for member in enum}))
+    pattern = re.compile(rf"""(==|!=|\.pk)\s*["']({ids})["']""")
     found = [
         f"{path.relative_to(ROOT)}: {match.group(0)}"
         for path in sorted((ROOT / "templates").rglob("*.html"))
