@@ -12,6 +12,7 @@ from rules import (
     Colour,
     EventType,
     GameState,
+    LoneChoice,
     ObjectiveCard,
     Reward,
     RulesError,
@@ -95,8 +96,8 @@ def _apply_op(screen: Screen, op: str, form: dict[str, str]) -> None:
             event.setdefault("buildings", {})
         case "set", ["closed_by" | "player" as key, value]:
             event[key] = _player(screen, value)
-        case "set", ["lone_choice", "special_action" | "rewards" as value]:
-            event["lone_choice"] = value
+        case "set", ["lone_choice", value]:
+            event["lone_choice"] = _choice(value, LoneChoice)
         case "set", ["reward", value]:
             event["reward"] = _choice(value, Reward)
         case "clear", ["other-rewards"]:
@@ -241,7 +242,7 @@ def _tie(screen: Screen, player: str) -> None:
 def _choose_action(screen: Screen) -> None:
     """Choosing an action where a lone player is asked is their choice of the special action too."""
     if screen.stage == "lone":
-        screen.event["lone_choice"] = "special_action"
+        screen.event["lone_choice"] = LoneChoice.SPECIAL_ACTION
 
 
 def _take(screen: Screen, reward: Reward, count: int) -> None:
