@@ -16,6 +16,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from rules import MAX_NAME_LENGTH, RECORD_FORMAT
+from rules import Game as RulesGame
 
 # No 0/O, 1/I/L: a code read aloud across a table or typed on a phone.
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
@@ -83,9 +84,10 @@ class Game(models.Model):
     Cooper Island (the end-of-game score sheet)."""
 
     class Kind(models.TextChoices):
-        OKANAGAN = "okanagan", "Okanagan"
-        SMALL_ISLANDS = "small_islands", "Small Islands"
-        COOPER_ISLAND = "cooper_island", "Cooper Island"
+        # The values are the rules' games; the labels, the names shown where no language applies.
+        OKANAGAN = RulesGame.OKANAGAN.value, "Okanagan"
+        SMALL_ISLANDS = RulesGame.SMALL_ISLANDS.value, "Small Islands"
+        COOPER_ISLAND = RulesGame.COOPER_ISLAND.value, "Cooper Island"
 
     class Status(models.TextChoices):
         PLAYING = "playing", _("in progress")
