@@ -94,7 +94,7 @@ BUILDING_IDS = re.compile(r"\b(?:farm|warehouse|silo)\b")
 
 
 # The site's words for the identifiers of ``rules``: each table is keyed by the rules' own enum or
-# constant, so no identifier is spelled again here (tests/scoring/test_wording.py checks that every one
+# constant, so no identifier is spelled again here (tests/scoring/test_identifiers.py checks that every one
 # has its word). ``LABELS`` gathers them under "<what>:<id>" for the templates' ``label`` filter.
 COLOURS: dict[Colour, StrPromise] = {
     Colour.GREEN: _("green"),
