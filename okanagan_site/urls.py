@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from django.contrib.auth import views as auth_views
 from django.urls import include, path, register_converter
+from django.views.generic import RedirectView
 
-from scoring.views import bgstats, drafts, entry, games, groups, helper, pages, seats, sheets, stats
+from scoring.views import bgstats, calculators, drafts, entry, games, groups, pages, seats, sheets, stats
 
 
 class IdConverter:
@@ -30,8 +31,14 @@ urlpatterns = [
     path("rules/", pages.rule_list, name="rules"),
     path("theme/", pages.set_theme, name="theme"),
     path("i18n/", include("django.conf.urls.i18n")),
-    path("helper/", helper.helper_index, name="helper"),
-    path("helper/<slug:slug>/", helper.calculator, name="calculator"),
+    path("calculators/", calculators.calculator_list, name="calculators"),
+    path("calculators/<slug:slug>/", calculators.calculator, name="calculator"),
+    # The calculators' first address, kept for the links already shared.
+    path("helper/", RedirectView.as_view(pattern_name="calculators", permanent=True, query_string=True)),
+    path(
+        "helper/<slug:slug>/",
+        RedirectView.as_view(pattern_name="calculator", permanent=True, query_string=True),
+    ),
     path("accounts/signup/", pages.signup, name="signup"),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),

@@ -21,7 +21,7 @@ Read a record, replay it and score it::
 from __future__ import annotations
 
 from .buildings import buildings_room, check_buildings_counted
-from .catalogue import CATALOGUE, RULES, Rule, Source
+from .catalogue import CATALOGUE, RULES, Game, Rule, Source
 from .components import (
     MAX_SWAPS,
     NUGGET_SUPPLY_RANGE,
@@ -35,7 +35,7 @@ from .components import (
     Territory,
 )
 from .cooper_island import parse_cooper_island, score_cooper_island
-from .documents import Result, score_document, score_sheet
+from .documents import FORMATS, PARTS, Result, score_document, score_sheet
 from .errors import CooperIslandError, RecordError, RulesError, SmallIslandsError
 from .explanation import Section, Step
 from .final_scoring import (
@@ -52,7 +52,12 @@ from .game import EventOutcome, GameState, new_game
 from .okanagan import OkanaganResult, score_okanagan, score_record
 from .reading import read_json
 from .record import (
+    FORMAT as RECORD_FORMAT,
+)
+from .record import (
+    PROMO_EVENTS,
     Event,
+    EventType,
     LoneChoice,
     NuggetLadder,
     ObjectiveCard,
@@ -68,7 +73,7 @@ from .record import (
     parse_special_action,
 )
 from .replay import apply_event, replay
-from .small_islands import last_tile_candidates, last_tile_needed, parse_small_islands, score_small_islands
+from .small_islands import ALEXIS, last_tile_candidates, last_tile_needed, parse_small_islands, score_small_islands
 from .special_actions import SpecialActionOptions, apply_special_action, exchange_options, special_action_options
 from .territory import (
     CollectionPlan,
@@ -95,6 +100,13 @@ from .text import (
 from .titles import TITLES, Title
 
 __all__ = [
+    "ALEXIS",
+    "FORMATS",
+    "PARTS",
+    "PROMO_EVENTS",
+    "RECORD_FORMAT",
+    "EventType",
+    "Game",
     "MAX_NAME_LENGTH",
     "MAX_NOTE_LENGTH",
     "MAX_SWAPS",

@@ -1,6 +1,6 @@
 """The rules catalogue: every rule the engine applies, with its text and where it comes from.
 
-Explanations cite these ids; the rules reference and the dispute helper are built from them. Texts
+Explanations cite these ids; the rules reference and the calculators are built from them. Texts
 are marked with :func:`gettext_noop` so that the site can translate them.
 """
 

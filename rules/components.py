@@ -1,7 +1,7 @@
 """Okanagan's components as data: the one place to correct a fact.
 
 Every value here comes from ``shared/rules/okanagan-facts.md``. Facts that are not printed in the
-rulebook carry their confidence tag in :data:`FACTS`, so that the rules helper can show the reader
+rulebook carry their confidence tag in :data:`FACTS`, so that the rules page can show the reader
 when a ruling is inferred. Reward names are mostly unknown, so a reward is identified by its colour
 and shape (``blue-circle``); the 36 objective cards are not listed either, so a card is "a kind and
 the rewards printed on it".

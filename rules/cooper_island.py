@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final
 
@@ -11,16 +11,25 @@ from .explanation import Message, Step, ngettext_lazy
 from .explanation import gettext_noop as _
 from .fields import Fields, describe, whole_number
 from .sheets import (
+    Places,
     SheetResult,
     TieBreak,
-    first_place_decider,
+    break_ties,
     rank_scores,
     read_players,
     read_whole_list,
-    tie_break_steps,
 )
 
 FORMAT: Final = "cooper-island-sheet/1"
+PARTS: Final[tuple[str, ...]] = (
+    "logbook_points",
+    "sailing_points",
+    "royal_order_points",
+    "building_points",
+    "leftover_points",
+    "anchor_points",
+)
+"""The parts of a Cooper Island score, in the result's order."""
 RESULT_FORMAT: Final = "cooper-island-result/1"
 LEFTOVERS: Final = ("coins", "resources", "cartographer", "tiles")
 LOGBOOK_POINTS: Final = 5
@@ -144,6 +153,29 @@ def _check_royal_orders(players: tuple[Settler, ...]) -> None:
                 )
 
 
+@dataclass(frozen=True)
+class Standing:
+    """What Cooper Island's end compares of a player: the total, then the empty spaces left on their island."""
+
+    name: str
+    total: int
+    empty_spaces: int
+
+
+def places(standings: Sequence[Standing]) -> Places:
+    """The places at the end: most points, then fewer empty spaces; else shared."""
+    names = [standing.name for standing in standings]
+    keys = [(standing.total, -standing.empty_spaces) for standing in standings]
+    breaks = (
+        TieBreak(
+            "cooper_island.tie",
+            Message(_("fewer empty spaces")),
+            [standing.empty_spaces for standing in standings],
+        ),
+    )
+    return break_ties(names, keys, breaks, "cooper_island.tie")
+
+
 def score_cooper_island_sheet(players: tuple[Settler, ...]) -> SheetResult:
     """Score a parsed sheet: each component, the total, and the empty-spaces tie-break."""
     steps: list[Step] = []
@@ -196,16 +228,15 @@ def score_cooper_island_sheet(players: tuple[Settler, ...]) -> SheetResult:
                 ),
             )
         )
-    keys = [(total, -player.empty_spaces) for (_name, _points, total), player in zip(unranked, players, strict=True)]
-    names = [player.name for player in players]
-    breaks = (
-        TieBreak("cooper_island.tie", Message(_("fewer empty spaces")), [player.empty_spaces for player in players]),
-    )
-    steps.extend(tie_break_steps(names, keys, breaks, "cooper_island.tie"))
-    ranked = rank_scores(unranked, keys)
-    winners = tuple(score.name for score in ranked if score.rank == 1)
-    decider = first_place_decider(names, keys, breaks, "cooper_island.tie")
-    return SheetResult(RESULT_FORMAT, ranked, winners, tuple(steps), decider=decider)
+    standings = [
+        Standing(name, total, player.empty_spaces)
+        for (name, _points, total), player in zip(unranked, players, strict=True)
+    ]
+    ranked = places(standings)
+    steps.extend(ranked.steps)
+    scores = rank_scores(unranked, ranked.ranks)
+    winners = tuple(score.name for score in scores if score.rank == 1)
+    return SheetResult(RESULT_FORMAT, scores, winners, tuple(steps), decider=ranked.decider)
 
 
 def score_cooper_island(data: object) -> SheetResult:

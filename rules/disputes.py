@@ -1,6 +1,6 @@
 """Rulings for the disputes players have at the table, each a list of steps citing the rules.
 
-The dispute helper's calculators call these with what the players describe; every answer comes from
+The site's calculators call these with what the players describe; every answer comes from
 the same functions that score a whole game.
 """
 
@@ -8,16 +8,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Protocol
 
+from . import cooper_island, final_scoring, small_islands
 from .components import Building, Territory
-from .cooper_island import Settler, score_cooper_island_sheet
 from .explanation import Message, Order, Players, Step, ngettext_lazy
 from .explanation import gettext_noop as _
-from .final_scoring import PlayerScore, explorer_sets, nugget_points, objective_step, score_objective, winner_steps
-from .ranking import competition_ranks
+from .final_scoring import explorer_sets, nugget_points, objective_step, score_objective
 from .record import Bag, NuggetLadder, ObjectiveCard
-from .sheets import SheetResult
-from .small_islands import Islander, SmallIslandsSheet, score_small_islands_sheet
 from .territory import assess_influence
 
 
@@ -146,37 +144,28 @@ def sets_ruling(rewards: Bag, card: ObjectiveCard | None) -> list[Step]:
     return steps
 
 
-def okanagan_tie_break(scores: Mapping[str, tuple[int, int]]) -> Ranking:
-    """The places from each player's (total VP, tokens held): most VP, then most tokens, else shared."""
-    ranks = competition_ranks(list(scores.values()))
-    players = [
-        PlayerScore(name, {}, tokens, 0, 0, 0, (), 0, 0, total, rank)
-        for (name, (total, tokens)), rank in zip(scores.items(), ranks, strict=True)
-    ]
-    return Ranking(by_place(zip(scores, ranks, strict=True)), tuple(winner_steps(players)))
+def okanagan_tie_break(standings: Sequence[final_scoring.Standing]) -> Ranking:
+    """The places at the end of Okanagan: most VP, then most tokens held, else shared."""
+    ranks = final_scoring.places(standings)
+    return Ranking(_by_place(standings, ranks), tuple(final_scoring.winner_steps(standings)))
 
 
-def small_islands_tie_break(players: Sequence[tuple[str, int, int, int]], last_tile_by: str | None) -> Ranking:
-    """The places from each player's (name, total, houses, ports around their ship); the total includes the ports."""
-    sheet = SmallIslandsSheet(
-        tuple(Islander(name, total - ports, (), True, ports, houses) for name, total, houses, ports in players),
-        last_tile_by,
-    )
-    return _sheet_ranking(score_small_islands_sheet(sheet), "small_islands.total")
+def small_islands_tie_break(standings: Sequence[small_islands.Standing], last_tile_by: str | None) -> Ranking:
+    """The places at the end of Small Islands: points, houses, ports around the own ship, the last tile."""
+    places = small_islands.places(standings, last_tile_by)
+    return Ranking(_by_place(standings, places.ranks), places.steps)
 
 
-def cooper_island_tie_break(players: Sequence[tuple[str, int, int]]) -> Ranking:
-    """The places from each player's (name, total, empty spaces left on their island)."""
-    settlers = tuple(Settler(name, 0, (0, 0), {}, total, {}, 0, empty) for name, total, empty in players)
-    result = score_cooper_island_sheet(settlers)
-    return Ranking(
-        by_place((score.name, score.rank) for score in result.players),
-        tuple(step for step in result.steps if step.rule == "cooper_island.tie"),
-    )
+def cooper_island_tie_break(standings: Sequence[cooper_island.Standing]) -> Ranking:
+    """The places at the end of Cooper Island: points, then fewer empty spaces."""
+    places = cooper_island.places(standings)
+    return Ranking(_by_place(standings, places.ranks), places.steps)
 
 
-def _sheet_ranking(result: SheetResult, components: str) -> Ranking:
-    return Ranking(
-        by_place((score.name, score.rank) for score in result.players),
-        tuple(step for step in result.steps if step.rule != components),
-    )
+def _by_place(standings: Sequence[_Named], ranks: Sequence[int]) -> tuple[tuple[str, int], ...]:
+    return by_place((standing.name, rank) for standing, rank in zip(standings, ranks, strict=True))
+
+
+class _Named(Protocol):
+    @property
+    def name(self) -> str: ...

@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Final, Protocol
 
-from . import cooper_island, record, small_islands
+from . import cooper_island, final_scoring, record, small_islands
+from .catalogue import Game
 from .errors import RulesError
 from .explanation import Choices, Message, Quoted, Section
 from .explanation import gettext_noop as _
@@ -26,6 +27,20 @@ class Result(Protocol):
         """The explanation."""
         ...
 
+
+FORMATS: Final[dict[Game, str]] = {
+    Game.OKANAGAN: record.FORMAT,
+    Game.SMALL_ISLANDS: small_islands.FORMAT,
+    Game.COOPER_ISLAND: cooper_island.FORMAT,
+}
+"""Each game's document format: the record of Okanagan, the score sheets of the other two."""
+
+PARTS: Final[dict[Game, tuple[str, ...]]] = {
+    Game.OKANAGAN: final_scoring.PARTS,
+    Game.SMALL_ISLANDS: small_islands.PARTS,
+    Game.COOPER_ISLAND: cooper_island.PARTS,
+}
+"""Each game's parts of a player's score (the result's ``*_points`` fields), in the result's order."""
 
 SCORERS: Final[dict[str, Callable[[object], Result]]] = {
     record.FORMAT: score_okanagan,

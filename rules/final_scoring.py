@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from enum import Enum
+from typing import Final
 
 from .components import (
     EXPLORER_POINTS_PER_SET,
@@ -18,6 +19,9 @@ from .explanation import gettext_noop as _
 from .game import GameState
 from .ranking import competition_ranks
 from .record import Bag, NuggetLadder, ObjectiveCard, bag_to_json
+
+PARTS: Final[tuple[str, ...]] = ("explorer_points", "objective_points", "nugget_points")
+"""The parts of an Okanagan score, in the result's order (each a field of :class:`PlayerScore`)."""
 
 
 def explorer_sets(rewards: Bag) -> int:
@@ -126,6 +130,11 @@ class PlayerScore:
     nugget_place: int = 0
     """The player's place on the gold-nugget ladder (1: the most nuggets; tied players share a place)."""
 
+    @property
+    def standing(self) -> Standing:
+        """What the end compares of this player."""
+        return Standing(self.name, self.total, self.tokens)
+
     def to_json(self) -> dict[str, object]:
         """The player's entry in the result's ``players``."""
         return {
@@ -178,7 +187,7 @@ def final_score(state: GameState) -> FinalScore:
         {player: state.holdings[player].nuggets for player in state.players}, state.options.nugget_ladder
     )
     unranked = [_score_player(state, player, nugget_values[player]) for player in state.players]
-    ranks = competition_ranks([(score.total, score.tokens) for score in unranked])
+    ranks = places([score.standing for score in unranked])
     ladder = competition_ranks([(score.nuggets,) for score in unranked])
     players = tuple(
         replace(score, rank=rank, nugget_place=place)
@@ -201,7 +210,7 @@ def final_score(state: GameState) -> FinalScore:
     if any(score.objectives for score in players):
         steps.append(Step("okanagan.score.shared_tokens", _("A token counts for every card it fits.")))
     steps.extend(nugget_steps)
-    steps.extend(winner_steps(players))
+    steps.extend(winner_steps([score.standing for score in players]))
     decided_by, tied = decider(players)
     winners = tuple(score.name for score in players if score.rank == 1)
     return FinalScore(players, winners, tuple(steps), decided_by, tied)
@@ -256,11 +265,25 @@ def objective_step(player: str, objective: ObjectiveScore) -> Step:
     )
 
 
-def winner_steps(players: Sequence[PlayerScore]) -> list[Step]:
+@dataclass(frozen=True)
+class Standing:
+    """What Okanagan's end compares of a player: total VP, then the tokens they hold."""
+
+    name: str
+    total: int
+    tokens: int
+
+
+def places(standings: Sequence[Standing]) -> list[int]:
+    """Each player's place (competition ranking): most VP, then most tokens; else shared."""
+    return competition_ranks([(standing.total, standing.tokens) for standing in standings])
+
+
+def winner_steps(players: Sequence[Standing]) -> list[Step]:
     """How the winner was found: most VP, then most tokens, else shared."""
     best = max(score.total for score in players)
     top = [score for score in players if score.total == best]
-    winners = [score for score in players if score.rank == 1]
+    winners = [score for score, place in zip(players, places(players), strict=True) if place == 1]
     if len(top) == 1:
         return [Step("okanagan.winner", _("{player} wins with {total} VP."), {"player": top[0].name, "total": best})]
     tokens = Series(Figure(score.name, score.tokens) for score in top)

@@ -48,6 +48,22 @@ def bag_to_json(bag: Bag) -> dict[str, int]:
     return {reward.value: bag[reward] for reward in Reward if bag.get(reward, 0)}
 
 
+class EventType(StrEnum):
+    """The kinds of event of a record: each event's ``type``."""
+
+    TERRITORY = "territory"
+    VOLCANO = "volcano"
+    BEAVER_DAM = "beaver_dam"
+    OBJECTIVES = "objectives"
+    ROUND_END = "round_end"
+    ADJUST = "adjust"
+    HOLDINGS = "holdings"
+
+
+PROMO_EVENTS: Final = (EventType.VOLCANO, EventType.BEAVER_DAM)
+"""The events of the promo tiles: a game without them has none."""
+
+
 class NuggetLadder(StrEnum):
     """How gold nuggets score: the printed place ladder, or the 'fewest score 0' option."""
 
@@ -295,7 +311,7 @@ class TerritoryEvent:
     lone_choice: LoneChoice | None = None
     special_action: SpecialAction | None = None
     picks: Mapping[str, Bag] = field(default_factory=dict)
-    type: ClassVar = "territory"
+    type: ClassVar = EventType.TERRITORY
 
     def to_json(self) -> dict[str, object]:
         """The event as the record's JSON object."""
@@ -325,7 +341,7 @@ class VolcanoEvent:
 
     player: str
     special_action: SpecialAction
-    type: ClassVar = "volcano"
+    type: ClassVar = EventType.VOLCANO
 
     def to_json(self) -> dict[str, object]:
         """The event as the record's JSON object."""
@@ -338,7 +354,7 @@ class BeaverDamEvent:
 
     player: str
     reward: Reward
-    type: ClassVar = "beaver_dam"
+    type: ClassVar = EventType.BEAVER_DAM
 
     def to_json(self) -> dict[str, object]:
         """The event as the record's JSON object."""
@@ -351,7 +367,7 @@ class ObjectivesEvent:
 
     player: str
     cards: tuple[ObjectiveCard, ...]
-    type: ClassVar = "objectives"
+    type: ClassVar = EventType.OBJECTIVES
 
     def to_json(self) -> dict[str, object]:
         """The event as the record's JSON object."""
@@ -362,7 +378,7 @@ class ObjectivesEvent:
 class RoundEndEvent:
     """Round 1 is over."""
 
-    type: ClassVar = "round_end"
+    type: ClassVar = EventType.ROUND_END
 
     def to_json(self) -> dict[str, object]:
         """The event as the record's JSON object."""
@@ -377,7 +393,7 @@ class AdjustEvent:
     rewards: Mapping[Reward, int] = field(default_factory=dict)
     nuggets: int = 0
     note: str = ""
-    type: ClassVar = "adjust"
+    type: ClassVar = EventType.ADJUST
 
     def to_json(self) -> dict[str, object]:
         """The event as the record's JSON object."""
@@ -398,7 +414,7 @@ class HoldingsEvent:
     player: str
     rewards: Bag = field(default_factory=dict)
     nuggets: int = 0
-    type: ClassVar = "holdings"
+    type: ClassVar = EventType.HOLDINGS
 
     def to_json(self) -> dict[str, object]:
         """The event as the record's JSON object."""
@@ -548,7 +564,7 @@ class _EventReader:
         label = ""
         try:
             fields = Fields(value, RecordError)
-            event_type = fields.choice("type", _EventType)
+            event_type = fields.choice("type", EventType)
             label = event_type.value
             event = _EVENT_PARSERS[event_type](self, fields)
             fields.done()
@@ -742,22 +758,12 @@ class _EventReader:
 type _Fail = Callable[[Message], RulesError]
 
 
-class _EventType(StrEnum):
-    TERRITORY = "territory"
-    VOLCANO = "volcano"
-    BEAVER_DAM = "beaver_dam"
-    OBJECTIVES = "objectives"
-    ROUND_END = "round_end"
-    ADJUST = "adjust"
-    HOLDINGS = "holdings"
-
-
-_EVENT_PARSERS: Final[dict[_EventType, Callable[[_EventReader, Fields], Event]]] = {
-    _EventType.TERRITORY: _EventReader.territory,
-    _EventType.VOLCANO: _EventReader.volcano,
-    _EventType.BEAVER_DAM: _EventReader.beaver_dam,
-    _EventType.OBJECTIVES: _EventReader.objectives,
-    _EventType.ROUND_END: _EventReader.round_end,
-    _EventType.ADJUST: _EventReader.adjust,
-    _EventType.HOLDINGS: _EventReader.holdings,
+_EVENT_PARSERS: Final[dict[EventType, Callable[[_EventReader, Fields], Event]]] = {
+    EventType.TERRITORY: _EventReader.territory,
+    EventType.VOLCANO: _EventReader.volcano,
+    EventType.BEAVER_DAM: _EventReader.beaver_dam,
+    EventType.OBJECTIVES: _EventReader.objectives,
+    EventType.ROUND_END: _EventReader.round_end,
+    EventType.ADJUST: _EventReader.adjust,
+    EventType.HOLDINGS: _EventReader.holdings,
 }

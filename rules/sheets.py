@@ -100,13 +100,31 @@ class SheetResult:
         return (Section(_("Final scoring"), {}, self.steps),)
 
 
-def rank_scores(
-    unranked: Sequence[tuple[str, Mapping[str, int], int]], keys: Sequence[tuple[int, ...]]
-) -> tuple[SheetScore, ...]:
-    """Scores ranked by ``keys`` (competition ranking): one (name, points, total) per player."""
-    ranks = competition_ranks(keys)
+def rank_scores(unranked: Sequence[tuple[str, Mapping[str, int], int]], ranks: Sequence[int]) -> tuple[SheetScore, ...]:
+    """Each (name, points, total) with its place."""
     return tuple(
         SheetScore(name, points, total, rank) for (name, points, total), rank in zip(unranked, ranks, strict=True)
+    )
+
+
+@dataclass(frozen=True)
+class Places:
+    """The places a sheet's tie-breaks give: each player's (competition ranking, in sheet order), the steps
+    that explain the ties, and the step that decided the first place (``None`` when the most points did)."""
+
+    ranks: tuple[int, ...]
+    steps: tuple[Step, ...]
+    decider: Step | None
+
+
+def break_ties(
+    names: Sequence[str], keys: Sequence[tuple[int, ...]], breaks: Sequence[TieBreak], shared_rule: str
+) -> Places:
+    """The places from ``keys[i]`` (total, then one figure per tie-break) of ``names[i]``."""
+    return Places(
+        tuple(competition_ranks(keys)),
+        tuple(tie_break_steps(names, keys, breaks, shared_rule)),
+        first_place_decider(names, keys, breaks, shared_rule),
     )
 
 

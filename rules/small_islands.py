@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
@@ -10,14 +11,14 @@ from .explanation import Message, Step, ngettext_lazy
 from .explanation import gettext_noop as _
 from .fields import Fields, describe
 from .sheets import (
+    Places,
     SheetResult,
     SheetScore,
     TieBreak,
-    first_place_decider,
+    break_ties,
     rank_scores,
     read_players,
     read_whole_list,
-    tie_break_steps,
     tied_groups,
 )
 
@@ -27,6 +28,9 @@ HOUSES: Final = 8
 MAX_PORTS: Final = 16
 DISCOVERY_TOKENS: Final = 12
 ALEXIS: Final = "Alexis"
+"""The solo opponent's name (the name of its card)."""
+PARTS: Final[tuple[str, ...]] = ("prestige_points", "discovery_points", "port_points")
+"""The parts of a Small Islands score, in the result's order."""
 
 
 @dataclass(frozen=True)
@@ -49,6 +53,23 @@ class Islander:
     def total(self) -> int:
         """Prestige + discoveries + ports around the own ship."""
         return self.prestige + sum(self.discoveries) + self.port_points
+
+    @property
+    def standing(self) -> Standing:
+        """What the tie-breaks compare of this line."""
+        return Standing(self.name, self.total, self.houses, self.port_points)
+
+
+@dataclass(frozen=True)
+class Standing:
+    """What Small Islands' end compares of a player: the total, then houses, then ports around the own ship."""
+
+    name: str
+    total: int
+    """With the ports."""
+    houses: int
+    ports: int
+    """The ports that score: none when the player's ship is not on the table."""
 
 
 @dataclass(frozen=True)
@@ -121,22 +142,46 @@ def _islander(fields: Fields, name: str) -> Islander:
     )
 
 
-def _keys(sheet: SmallIslandsSheet) -> list[tuple[int, ...]]:
+def _keys(standings: Sequence[Standing], last_tile_by: str | None) -> list[tuple[int, ...]]:
     return [
-        (player.total, player.houses, player.port_points, int(player.name == sheet.last_tile_by))
-        for player in sheet.players
+        (standing.total, standing.houses, standing.ports, int(standing.name == last_tile_by)) for standing in standings
     ]
+
+
+def places(standings: Sequence[Standing], last_tile_by: str | None) -> Places:
+    """The places at the end: most points, then most houses, then most ports around the own ship, then
+    who placed the last tile; else shared."""
+    names = [standing.name for standing in standings]
+    breaks = (
+        TieBreak("small_islands.tie.houses", Message(_("most houses")), [standing.houses for standing in standings]),
+        TieBreak(
+            "small_islands.tie.ports",
+            Message(_("most ports around their own ship")),
+            [standing.ports for standing in standings],
+        ),
+        TieBreak(
+            "small_islands.tie.last_tile",
+            Message(_("who placed the last tile")),
+            [name == last_tile_by for name in names],
+        ),
+    )
+    return break_ties(names, _keys(standings, last_tile_by), breaks, "small_islands.tie.last_tile")
+
+
+def _standings(sheet: SmallIslandsSheet) -> list[Standing]:
+    return [player.standing for player in sheet.players]
 
 
 def last_tile_needed(sheet: SmallIslandsSheet) -> bool:
     """Whether players tie on score, houses and ports, so who placed the last tile decides."""
-    return bool(tied_groups([key[:3] for key in _keys(sheet)], 3))
+    return bool(tied_groups([key[:3] for key in _keys(_standings(sheet), sheet.last_tile_by)], 3))
 
 
 def last_tile_candidates(sheet: SmallIslandsSheet) -> tuple[str, ...]:
     """The players tied on score, houses and ports, in sheet order: who placed the last tile among them
     decides (empty when it decides nothing)."""
-    tied = {index for group in tied_groups([key[:3] for key in _keys(sheet)], 3) for index in group}
+    keys = _keys(_standings(sheet), sheet.last_tile_by)
+    tied = {index for group in tied_groups([key[:3] for key in keys], 3) for index in group}
     return tuple(player.name for index, player in enumerate(sheet.players) if index in tied)
 
 
@@ -179,26 +224,11 @@ def score_small_islands_sheet(sheet: SmallIslandsSheet) -> SheetResult:
     ]
     if sheet.alexis is not None:
         return _solo(sheet.players[0], sheet.alexis, unranked[0], steps)
-    keys = _keys(sheet)
-    names = [player.name for player in sheet.players]
-    breaks = (
-        TieBreak("small_islands.tie.houses", Message(_("most houses")), [player.houses for player in sheet.players]),
-        TieBreak(
-            "small_islands.tie.ports",
-            Message(_("most ports around their own ship")),
-            [player.port_points for player in sheet.players],
-        ),
-        TieBreak(
-            "small_islands.tie.last_tile",
-            Message(_("who placed the last tile")),
-            [name == sheet.last_tile_by for name in names],
-        ),
-    )
-    steps.extend(tie_break_steps(names, keys, breaks, "small_islands.tie.last_tile"))
-    players = rank_scores(unranked, keys)
+    ranked = places(_standings(sheet), sheet.last_tile_by)
+    steps.extend(ranked.steps)
+    players = rank_scores(unranked, ranked.ranks)
     winners = tuple(score.name for score in players if score.rank == 1)
-    decider = first_place_decider(names, keys, breaks, "small_islands.tie.last_tile")
-    return SheetResult(RESULT_FORMAT, players, winners, tuple(steps), decider=decider)
+    return SheetResult(RESULT_FORMAT, players, winners, tuple(steps), decider=ranked.decider)
 
 
 def _solo(player: Islander, alexis: Alexis, row: tuple[str, dict[str, int], int], steps: list[Step]) -> SheetResult:

@@ -28,6 +28,7 @@ from django.utils.translation import gettext, ngettext
 from rules import TITLES, NuggetLadder, Title, name_key
 
 from .models import Game, Profile
+from .wording import NUGGET_LADDERS
 
 SOURCE_NAME = "Okanagan Companion"
 """This app's name, as BG Stats shows where a play came from."""
@@ -154,7 +155,7 @@ def _board(game: Game) -> str:
     """The variant, in the reader's language: the gold-nugget reading if not the printed one, the promo tiles."""
     parts = []
     if game.is_okanagan and game.options.get("nugget_ladder") == NuggetLadder.FEWEST_ZERO:
-        parts.append(gettext("Fewest nuggets score 0"))
+        parts.append(str(NUGGET_LADDERS[NuggetLadder.FEWEST_ZERO]))
     if game.is_okanagan and game.promos:
         parts.append(gettext("Promo tiles"))
     return "; ".join(parts)

@@ -1,4 +1,5 @@
-"""What a game page shows, from the replayed log: the scoreboard, the log, the table, the final scores."""
+"""What a game page shows, from the replayed log: the scoreboard, the log, the table, the final scores; and
+the page of a score sheet being filled in at the table."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from django.utils.translation import get_language, gettext, ngettext
 
 from rules import (
     Decider,
+    EventType,
     GameState,
     NuggetLadder,
     ObjectiveScore,
@@ -21,6 +23,7 @@ from rules import (
     PlayerScore,
     RecordError,
     Reward,
+    RulesError,
     Territory,
     explorer_sets,
     score_sheet,
@@ -31,14 +34,17 @@ from rules.record import HoldingsEvent, ObjectivesEvent
 from rules.sheets import SheetResult, SheetScore
 
 from . import drafts
+from .access import is_member
 from .charts import stacked
 from .entry import EVENT_KINDS, PROMO_KINDS
+from .http import HtmxHttpRequest
 from .log import replay_game
 from .models import SEAT_COLOURS, Game
 from .phones import known_phone, my_seat
 from .result_image import ImageLine, draw_result
+from .score_sheets import assemble, refused_line, review
 from .statistics import OKANAGAN_PARTS
-from .wording import LABELS, explain
+from .wording import NUGGET_LADDERS, PARTS, error_text, explain
 
 
 @dataclass(frozen=True)
@@ -155,7 +161,7 @@ def game_context(request: HttpRequest, game: Game, *, member: bool, spectator: b
         "log_more": 0 if whole_log else max(0, len(log) - LOG_SHOWN),
         # The grid of the other events; the final count has its own card ("Quick count").
         "event_kinds": [
-            kind for kind in EVENT_KINDS if kind != "holdings" and (game.promos or kind not in PROMO_KINDS)
+            kind for kind in EVENT_KINDS if kind != EventType.HOLDINGS and (game.promos or kind not in PROMO_KINDS)
         ],
         "territories": list(Territory),
         "entering": drafts.entering(game, "" if spectator else known_phone(request)) if game.is_playing else [],
@@ -201,7 +207,7 @@ def option_lines(options: Options) -> list[str]:
         count = options.nugget_supply
         lines.append(ngettext("%(count)d nugget card", "%(count)d nugget cards", count) % {"count": count})
     if options.nugget_ladder is NuggetLadder.FEWEST_ZERO:
-        lines.append(gettext("Fewest nuggets score 0"))
+        lines.append(str(NUGGET_LADDERS[options.nugget_ladder]))
     return lines
 
 
@@ -217,7 +223,7 @@ def just_saved(context: dict[str, object], saved: str) -> LogEntry | None:
 def redraw_due(result: OkanaganResult, player: str) -> bool:
     """Whether ``player`` still has to enter the cards they keep after the end of round 1 (they draw 2
     and keep 3 of their 5): the round is over and no card of theirs was entered since."""
-    ends = [outcome.index for outcome in result.state.log if outcome.event.type == "round_end"]
+    ends = [outcome.index for outcome in result.state.log if outcome.event.type == EventType.ROUND_END]
     return bool(ends) and not any(
         outcome.index > ends[0] and outcome.event.player == player
         for outcome in result.state.log
@@ -282,7 +288,7 @@ def final_context(result: OkanaganResult) -> dict[str, object]:
     chart = stacked(
         gettext("Score breakdown"),
         [(score.name, [getattr(score, part) for part in OKANAGAN_PARTS]) for score in by_rank],
-        [str(LABELS[f"component:{part}"]) for part in OKANAGAN_PARTS],
+        [str(PARTS[part]) for part in OKANAGAN_PARTS],
     )
     section = result.sections[-1]
     return {
@@ -324,7 +330,7 @@ def result_png(game: Game) -> bytes:
                 line.score.name,
                 line.colour,
                 ngettext("%(points)d VP", "%(points)d VP", line.score.total) % {"points": line.score.total},
-                _parts([(f"component:{part}", getattr(line.score, part)) for part in OKANAGAN_PARTS]),
+                _parts([(part, getattr(line.score, part)) for part in OKANAGAN_PARTS]),
             )
             for line in final_lines(result)
         ]
@@ -338,7 +344,7 @@ def result_png(game: Game) -> bytes:
                 score.name,
                 colours[score.name],
                 ngettext("%(points)d point", "%(points)d points", score.total) % {"points": score.total},
-                _parts([(f"component:{part}", points) for part, points in score.points.items()]),
+                _parts(list(score.points.items())),
             )
             for score in _by_rank(sheet)
         ]
@@ -348,7 +354,7 @@ def result_png(game: Game) -> bytes:
 
 def _parts(parts: list[tuple[str, int]]) -> str:
     """A player's parts on one line of the image: "Explorer 8 · Objectives 6 · Nuggets 10"."""
-    return " · ".join(f"{LABELS.get(label, label)} {points}" for label, points in parts)
+    return " · ".join(f"{PARTS[part]} {points}" for part, points in parts)
 
 
 def _by_rank(result: SheetResult) -> list[SheetScore]:
@@ -365,7 +371,7 @@ def sheet_context(game: Game) -> dict[str, object]:
     chart = stacked(
         gettext("Score breakdown"),
         [(str(row["name"]), [int(str(row[column])) for column in columns]) for row in rows],
-        [str(LABELS.get(f"component:{column}", column)) for column in columns],
+        [str(PARTS[column]) for column in columns],
     )
     final = {
         "players": result.players,
@@ -377,3 +383,31 @@ def sheet_context(game: Game) -> dict[str, object]:
         "chart": chart,
     }
     return {"game": game, "result": result, "final": final}
+
+
+def table_context(request: HtmxHttpRequest, game: Game) -> dict[str, object]:
+    """The game page of a sheet game in progress: who this phone is, each line's state, the review once every
+    line is done."""
+    seats = list(game.seats.all())
+    me = my_seat(request, game)
+    assembled = assemble(game)
+    rows, refused, refused_seat = None, "", None
+    if assembled.sheet is not None:
+        try:
+            rows = review(assembled.sheet)
+        except RulesError as error:
+            refused, refused_seat = error_text(error), refused_line(error, seats)
+    columns = [key for key in rows[0] if key not in {"name", "total", "rank"}] if rows else []
+    return {
+        "game": game,
+        "seats": seats,
+        "me": me,
+        "can_enter": True,
+        "member": is_member(request, game),
+        "waiting": [seat.name for seat in seats if seat in assembled.missing],
+        "rows": rows,
+        "columns": columns,
+        "refused": refused,
+        "refused_seat": refused_seat,
+        "join_url": request.build_absolute_uri(reverse("join_code", args=[game.table_code])),
+    }

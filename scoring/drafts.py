@@ -24,12 +24,15 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from rules import EventType, Territory
+
 from .entry import BadOp
 from .entry import Draft as EventDraft
 from .models import Draft, Game
+from .wording import ENTERING, SCORING
 
 KEPT_FOR = timedelta(hours=12)
-SECRET_KINDS = frozenset({"objectives"})
+SECRET_KINDS = frozenset({EventType.OBJECTIVES})
 """Drafts no other phone may continue: objective cards are secret to their player."""
 
 
@@ -54,6 +57,13 @@ class Entering:
     """Whether this phone may continue it ("Continue here")."""
     url: str
     """The entry page."""
+
+    @property
+    def what(self) -> str:
+        """What the phone is doing, in the reader's language: "scoring a forest", "entering the Volcano"."""
+        if self.territory in Territory._value2member_map_:
+            return str(SCORING[Territory(self.territory)])
+        return str(ENTERING.get(EventType(self.kind), "")) if self.kind in EventType._value2member_map_ else ""
 
 
 def _kept(game: Game) -> QuerySet[Draft]:

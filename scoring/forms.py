@@ -30,7 +30,7 @@ from rules import (
 
 from .log import Profiles
 from .models import CODE_ALPHABET, CODE_LENGTH, GROUP_NAME_LENGTH, NAME_LENGTH, Group, Profile
-from .wording import error_text, say
+from .wording import NUGGET_LADDERS, error_text, say
 
 MAX_RECORD_BYTES = 1_000_000
 MAX_BACKUP_BYTES = 5_000_000
@@ -154,10 +154,7 @@ class NewGameForm(forms.Form):
     seat_4 = forms.CharField(label=SEAT_LABELS[3], max_length=NAME_LENGTH, required=False)
     nugget_ladder = forms.ChoiceField(
         label=_("Gold nuggets"),
-        choices=[
-            (NuggetLadder.BY_PLACE.value, _("10/5/2/0 by place (as printed)")),
-            (NuggetLadder.FEWEST_ZERO.value, _("Fewest nuggets score 0")),
-        ],
+        choices=[(ladder.value, word) for ladder, word in NUGGET_LADDERS.items()],
         initial=NuggetLadder.BY_PLACE.value,
         widget=forms.RadioSelect,
     )

@@ -15,7 +15,8 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from rules import MAX_NAME_LENGTH
+from rules import MAX_NAME_LENGTH, RECORD_FORMAT
+from rules import Game as RulesGame
 
 # No 0/O, 1/I/L: a code read aloud across a table or typed on a phone.
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
@@ -83,9 +84,10 @@ class Game(models.Model):
     Cooper Island (the end-of-game score sheet)."""
 
     class Kind(models.TextChoices):
-        OKANAGAN = "okanagan", "Okanagan"
-        SMALL_ISLANDS = "small_islands", "Small Islands"
-        COOPER_ISLAND = "cooper_island", "Cooper Island"
+        # The values are the rules' games; the labels, the names shown where no language applies.
+        OKANAGAN = RulesGame.OKANAGAN.value, "Okanagan"
+        SMALL_ISLANDS = RulesGame.SMALL_ISLANDS.value, "Small Islands"
+        COOPER_ISLAND = RulesGame.COOPER_ISLAND.value, "Cooper Island"
 
     class Status(models.TextChoices):
         PLAYING = "playing", _("in progress")
@@ -142,7 +144,7 @@ class Game(models.Model):
         if events is None:
             events = [event.data for event in self.events.all()]
         return {
-            "format": "okanagan-record/1",
+            "format": RECORD_FORMAT,
             "players": list(self.players()),
             "options": self.options,
             "events": events,

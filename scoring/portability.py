@@ -36,9 +36,7 @@ CSV_COLUMNS = (
     "score",
     "rank",
     "won",
-    "explorer_points",
-    "objective_points",
-    "nugget_points",
+    *OKANAGAN_PARTS,
 )
 
 

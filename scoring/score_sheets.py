@@ -15,10 +15,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from django import forms
+from django.utils.text import format_lazy
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from rules import (
+    ALEXIS,
+    FORMATS,
     RulesError,
     last_tile_candidates,
     name_key,
@@ -27,6 +30,7 @@ from rules import (
     parse_small_islands,
     score_sheet,
 )
+from rules.catalogue import Game as RulesGame
 from rules.cooper_island import LEFTOVERS, ROYAL_ORDERS_IN_PLAY
 from rules.small_islands import DISCOVERY_TOKENS, HOUSES, MAX_PORTS
 
@@ -79,8 +83,6 @@ class LineForm(forms.Form):
     """One player's line of the sheet. ``players`` is the table's size; ``taken`` maps a royal order card
     to the other player holding it."""
 
-    KIND: Game.Kind
-
     def __init__(self, *args: Any, players: int, taken: dict[int, str] | None = None, **kwargs: Any) -> None:
         self.players = _player_count(players)
         self.taken = taken or {}
@@ -105,8 +107,6 @@ class LineForm(forms.Form):
 
 
 class SmallIslandsLine(LineForm):
-    KIND = Game.Kind.SMALL_ISLANDS
-
     prestige = count(_("Prestige points"))
     discoveries = forms.CharField(
         label=_("Discovery tokens: their values"),
@@ -122,9 +122,9 @@ class SmallIslandsLine(LineForm):
         super().__init__(*args, **kwargs)
         self.fields["discoveries"].widget.attrs.update(autocomplete="off", inputmode="text")
         if self.players == 1:
-            self.fields["alexis_base"] = count(_("Alexis: base score"))
-            self.fields["alexis_per_house"] = count(_("Alexis: points per house"))
-            self.fields["alexis_houses"] = count(_("Alexis: houses"), HOUSES)
+            self.fields["alexis_base"] = count(format_lazy(_("{alexis}: base score"), alexis=ALEXIS))
+            self.fields["alexis_per_house"] = count(format_lazy(_("{alexis}: points per house"), alexis=ALEXIS))
+            self.fields["alexis_houses"] = count(format_lazy(_("{alexis}: houses"), alexis=ALEXIS), HOUSES)
 
     def clean_discoveries(self) -> list[int]:
         return tokens(str(self.cleaned_data.get("discoveries") or ""))
@@ -164,7 +164,7 @@ class SmallIslandsLine(LineForm):
     def groups(self) -> list[tuple[str, list[forms.BoundField]]]:
         solo = [self[name] for name in ("alexis_base", "alexis_per_house", "alexis_houses") if name in self.fields]
         main = [self[name] for name in ("prestige", "discoveries", "ship_placed", "ports", "houses")]
-        return [("", main), (gettext("Solo against Alexis"), solo)] if solo else [("", main)]
+        return [("", main), (gettext("Solo against {alexis}").format(alexis=ALEXIS), solo)] if solo else [("", main)]
 
 
 def tokens(raw: str) -> list[int]:
@@ -193,8 +193,6 @@ def tokens(raw: str) -> list[int]:
 
 
 class CooperIslandLine(LineForm):
-    KIND = Game.Kind.COOPER_ISLAND
-
     logbooks = count(_("Logbooks"))
     sailed_1 = count(_("Ship 1: spaces past its last logbook"))
     sailed_2 = count(_("Ship 2: spaces past its last logbook"))
@@ -276,10 +274,6 @@ LINE_FORMS: dict[str, type[LineForm]] = {
     Game.Kind.SMALL_ISLANDS: SmallIslandsLine,
     Game.Kind.COOPER_ISLAND: CooperIslandLine,
 }
-FORMATS: dict[str, str] = {
-    Game.Kind.SMALL_ISLANDS: "small-islands-sheet/1",
-    Game.Kind.COOPER_ISLAND: "cooper-island-sheet/1",
-}
 
 
 def held_cards(seats: Sequence[Seat], but: Seat | None = None) -> dict[int, str]:
@@ -328,12 +322,12 @@ def assemble(game: Game) -> Assembled:
         extras.update(form.extras())
     if missing:
         return Assembled(None, missing)
-    return Assembled({"format": FORMATS[game.kind], "players": players, **extras}, [])
+    return Assembled({"format": FORMATS[RulesGame(game.kind)], "players": players, **extras}, [])
 
 
 def tied_for_last_tile(sheet: dict[str, Any]) -> tuple[str, ...]:
     """The players among whom the last tile decides (Small Islands), or none."""
-    if not sheet["format"].startswith("small-islands") or "last_tile_by" in sheet or "alexis" in sheet:
+    if sheet["format"] != FORMATS[RulesGame.SMALL_ISLANDS] or "last_tile_by" in sheet or "alexis" in sheet:
         return ()
     return last_tile_candidates(parse_small_islands(sheet))
 

@@ -22,12 +22,12 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 
-from rules import name_key
+from rules import PARTS, name_key
+from rules.catalogue import Game as RulesGame
 
 from .models import Game, Group, Profile, Seat
 
-OKANAGAN_PARTS = ("explorer_points", "objective_points", "nugget_points")
-"""The parts of an Okanagan score, in the result's order."""
+OKANAGAN_PARTS = PARTS[RulesGame.OKANAGAN]
 
 type PlayerKey = tuple[int, str]
 """Who a play counts for: ``(profile id, "")``, or ``(0, name key)`` for a seat with no player."""

@@ -4,16 +4,37 @@ shape, explanation steps and error messages from ``rules`` in the reader's langu
 from __future__ import annotations
 
 import functools
+from collections.abc import Mapping
 from enum import StrEnum
 
 from babel import Locale, UnknownLocaleError
 from babel.lists import format_list
 from django.conf import settings
+from django.utils.functional import Promise
 from django.utils.translation import get_language, gettext, ngettext, to_locale
 from django.utils.translation import gettext_lazy as _
 
-from rules import Building, Colour, ObjectiveKind, RecordError, Reward, RulesError, Section, Shape, Step, Territory
+from rules import PARTS as SCORE_PARTS
+from rules import (
+    Building,
+    Colour,
+    EventType,
+    Game,
+    NuggetLadder,
+    ObjectiveKind,
+    RecordError,
+    Reward,
+    RulesError,
+    Section,
+    Shape,
+    Source,
+    SpecialActionKind,
+    Step,
+    Territory,
+)
 from rules.explanation import ListStyle, Message, Params, Plural, render
+
+type StrPromise = Promise  # a gettext_lazy text
 
 
 def reward_label(reward: Reward | str) -> str:
@@ -87,90 +108,164 @@ def _babel_locale(language: str | None) -> Locale:
         return Locale.parse("en")
 
 
-LABELS = {
-    "colour:green": _("green"),
-    "colour:blue": _("blue"),
-    "colour:yellow": _("yellow"),
-    "colour:black": _("black"),
-    "shape:square": _("square"),
-    "shape:hexagon": _("hexagon"),
-    "shape:circle": _("circle"),
-    "territory:forest": _("forest"),
-    "territory:lake": _("lake"),
-    "territory:field": _("field"),
-    "territory:mountain": _("mountain"),
-    "building:farm": _("farm"),
-    "building:warehouse": _("warehouse"),
-    "building:silo": _("silo"),
-    "forest": _("Forest"),
-    "lake": _("Lake"),
-    "field": _("Field"),
-    "mountain": _("Mountain"),
-    "farm": _("Farm"),
-    "warehouse": _("Warehouse"),
-    "silo": _("Silo"),
-    "reward_of_shape": _("A reward of a shape"),
-    "two_rewards": _("Two rewards"),
-    "choose_first": _("Choose first"),
-    "gold_nugget": _("A gold nugget"),
-    "new_objectives": _("New objectives"),
-    "gifts": _("Gifts"),
-    "trade": _("Trade"),
-    "new_tiles": _("New tiles"),
-    "exchange_shape": _("Exchange a shape"),
-    "exchange_colour": _("Exchange a colour"),
-    "component:explorer_points": _("Explorer"),
-    "component:objective_points": _("Objectives"),
-    "component:nugget_points": _("Nuggets"),
-    "component:prestige_points": _("Prestige"),
-    "component:discovery_points": _("Discoveries"),
-    "component:port_points": _("Ports"),
-    "component:logbook_points": _("Logbooks"),
-    "component:sailing_points": _("Sailing"),
-    "component:royal_order_points": _("Royal orders"),
-    "component:building_points": _("Buildings"),
-    "component:leftover_points": _("Leftovers"),
-    "component:anchor_points": _("Anchors"),
-    "kind:specific": _("specific reward"),
-    "kind:territory": _("territory series"),
-    "kind:shape": _("reward series"),
-    "card:specific": _("Specific reward (3 VP each)"),
-    "card:shape": _("Shape set (7 VP)"),
-    "card:territory": _("Territory set (5 VP)"),
+# The site's words for the identifiers of ``rules``: each table is keyed by the rules' own enum or
+# constant, so no identifier is spelled again here (tests/scoring/test_identifiers.py checks that every one
+# has its word). ``LABELS`` gathers them under "<what>:<id>" for the templates' ``label`` filter.
+COLOURS: dict[Colour, StrPromise] = {
+    Colour.GREEN: _("green"),
+    Colour.BLUE: _("blue"),
+    Colour.YELLOW: _("yellow"),
+    Colour.BLACK: _("black"),
+}
+SHAPES: dict[Shape, StrPromise] = {Shape.SQUARE: _("square"), Shape.HEXAGON: _("hexagon"), Shape.CIRCLE: _("circle")}
+TERRITORIES: dict[Territory, StrPromise] = {
+    Territory.FOREST: _("forest"),
+    Territory.LAKE: _("lake"),
+    Territory.FIELD: _("field"),
+    Territory.MOUNTAIN: _("mountain"),
+}
+"""A territory in a sentence ("who closed the forest")."""
+TERRITORY_NAMES: dict[Territory, StrPromise] = {
+    Territory.FOREST: _("Forest"),
+    Territory.LAKE: _("Lake"),
+    Territory.FIELD: _("Field"),
+    Territory.MOUNTAIN: _("Mountain"),
+}
+"""A territory on its own (a button, a heading)."""
+BUILDINGS: dict[Building, StrPromise] = {
+    Building.FARM: _("farm"),
+    Building.WAREHOUSE: _("warehouse"),
+    Building.SILO: _("silo"),
+}
+BUILDING_NAMES: dict[Building, StrPromise] = {
+    Building.FARM: _("Farm"),
+    Building.WAREHOUSE: _("Warehouse"),
+    Building.SILO: _("Silo"),
+}
+ACTIONS: dict[SpecialActionKind, StrPromise] = {
+    SpecialActionKind.REWARD_OF_SHAPE: _("A reward of a shape"),
+    SpecialActionKind.TWO_REWARDS: _("Two rewards"),
+    SpecialActionKind.CHOOSE_FIRST: _("Choose first"),
+    SpecialActionKind.GOLD_NUGGET: _("A gold nugget"),
+    SpecialActionKind.NEW_OBJECTIVES: _("New objectives"),
+    SpecialActionKind.GIFTS: _("Gifts"),
+    SpecialActionKind.TRADE: _("Trade"),
+    SpecialActionKind.NEW_TILES: _("New tiles"),
+    SpecialActionKind.EXCHANGE_SHAPE: _("Exchange a shape"),
+    SpecialActionKind.EXCHANGE_COLOUR: _("Exchange a colour"),
+}
+EVENTS: dict[EventType, StrPromise] = {
+    EventType.TERRITORY: _("Territory"),
+    EventType.VOLCANO: _("Volcano"),
+    EventType.BEAVER_DAM: _("Beaver Dam"),
+    EventType.OBJECTIVES: _("Objective cards"),
+    EventType.ROUND_END: _("End of round 1"),
+    EventType.ADJUST: _("Correction"),
+    EventType.HOLDINGS: _("Final count"),
+}
+ENTERING: dict[EventType, StrPromise] = {
+    EventType.TERRITORY: _("scoring a territory"),
+    EventType.VOLCANO: _("entering the Volcano"),
+    EventType.BEAVER_DAM: _("entering the Beaver Dam"),
+    EventType.OBJECTIVES: _("entering objective cards"),
+    EventType.ROUND_END: _("entering the end of round 1"),
+    EventType.ADJUST: _("entering a correction"),
+    EventType.HOLDINGS: _("entering a final count"),
+}
+"""What a phone is doing while it enters an event ("Maya is entering the Volcano…")."""
+SCORING: dict[Territory, StrPromise] = {
+    Territory.FOREST: _("scoring a forest"),
+    Territory.LAKE: _("scoring a lake"),
+    Territory.FIELD: _("scoring a field"),
+    Territory.MOUNTAIN: _("scoring a mountain"),
+}
+"""What a phone is doing while it scores a territory whose type is chosen."""
+PARTS: dict[str, StrPromise] = {
+    **dict(zip(SCORE_PARTS[Game.OKANAGAN], (_("Explorer"), _("Objectives"), _("Nuggets")), strict=True)),
+    **dict(zip(SCORE_PARTS[Game.SMALL_ISLANDS], (_("Prestige"), _("Discoveries"), _("Ports")), strict=True)),
+    **dict(
+        zip(
+            SCORE_PARTS[Game.COOPER_ISLAND],
+            (_("Logbooks"), _("Sailing"), _("Royal orders"), _("Buildings"), _("Leftovers"), _("Anchors")),
+            strict=True,
+        )
+    ),
+}
+"""The parts of a score, keyed by the result's fields (``rules.PARTS``, in its order)."""
+OBJECTIVE_KINDS: dict[ObjectiveKind, StrPromise] = {
+    ObjectiveKind.SPECIFIC: _("specific reward"),
+    ObjectiveKind.TERRITORY: _("territory series"),
+    ObjectiveKind.SHAPE: _("reward series"),
+}
+CARDS: dict[ObjectiveKind, StrPromise] = {
+    ObjectiveKind.SPECIFIC: _("Specific reward (3 VP each)"),
+    ObjectiveKind.TERRITORY: _("Territory set (5 VP)"),
+    ObjectiveKind.SHAPE: _("Shape set (7 VP)"),
+}
+FULL_SETS: dict[Colour | Shape, StrPromise] = {
     # The buttons that add a full set card in one tap (written out: the plural and the agreement vary).
-    "full:colour:green": _("All 3 green: territory set"),
-    "full:colour:blue": _("All 3 blue: territory set"),
-    "full:colour:yellow": _("All 3 yellow: territory set"),
-    "full:colour:black": _("All 3 black: territory set"),
-    "full:shape:square": _("All 4 squares: shape set"),
-    "full:shape:hexagon": _("All 4 hexagons: shape set"),
-    "full:shape:circle": _("All 4 circles: shape set"),
-    "stage:territory": _("Territory"),
-    "stage:board": _("The territory"),
-    "stage:order": _("Order of influence"),
-    "stage:lone": _("Alone in the territory"),
-    "stage:action": _("Special action"),
-    "stage:picks": _("Collection"),
-    "stage:player": _("Player"),
-    "stage:reward": _("Token from the supply"),
-    "stage:cards": _("Cards kept"),
-    "stage:changes": _("Correction"),
-    "stage:count": _("Tokens and nuggets"),
-    "stage:confirm": _("Check and save"),
-    "source:rulebook": _("Printed rulebook"),
-    "source:game_help": _("Game help"),
-    "source:inferred": _("The app's reading"),
-    "source:house_rule": _("House-rule option"),
-    "source:record_format": _("The app's record format"),
-    "game:okanagan": _("Okanagan"),
-    "game:small_islands": _("Small Islands"),
-    "game:cooper_island": _("Cooper Island"),
-    "volcano": _("Volcano"),
-    "beaver_dam": _("Beaver Dam"),
-    "objectives": _("Objective cards"),
-    "round_end": _("End of round 1"),
-    "adjust": _("Correction"),
-    "holdings": _("Final count"),
+    Colour.GREEN: _("All 3 green: territory set"),
+    Colour.BLUE: _("All 3 blue: territory set"),
+    Colour.YELLOW: _("All 3 yellow: territory set"),
+    Colour.BLACK: _("All 3 black: territory set"),
+    Shape.SQUARE: _("All 4 squares: shape set"),
+    Shape.HEXAGON: _("All 4 hexagons: shape set"),
+    Shape.CIRCLE: _("All 4 circles: shape set"),
+}
+NUGGET_LADDERS: dict[NuggetLadder, StrPromise] = {
+    NuggetLadder.BY_PLACE: _("10/5/2/0 by place (as printed)"),
+    NuggetLadder.FEWEST_ZERO: _("Fewest nuggets score 0"),
+}
+SOURCES: dict[Source, StrPromise] = {
+    Source.RULEBOOK: _("Printed rulebook"),
+    Source.GAME_HELP: _("Game help"),
+    Source.INFERRED: _("The app's reading"),
+    Source.HOUSE_RULE: _("House-rule option"),
+    Source.RECORD_FORMAT: _("The app's record format"),
+}
+GAMES: dict[Game, StrPromise] = {
+    Game.OKANAGAN: _("Okanagan"),
+    Game.SMALL_ISLANDS: _("Small Islands"),
+    Game.COOPER_ISLAND: _("Cooper Island"),
+}
+# The stages of an entry are the site's own (scoring.entry.STAGES), not identifiers of ``rules``.
+STAGES: dict[str, StrPromise] = {
+    "territory": _("Territory"),
+    "board": _("The territory"),
+    "order": _("Order of influence"),
+    "lone": _("Alone in the territory"),
+    "action": _("Special action"),
+    "picks": _("Collection"),
+    "player": _("Player"),
+    "reward": _("Token from the supply"),
+    "cards": _("Cards kept"),
+    "changes": _("Correction"),
+    "count": _("Tokens and nuggets"),
+    "confirm": _("Check and save"),
+}
+
+
+def _keyed[K: str](prefix: str, table: Mapping[K, StrPromise]) -> dict[str, StrPromise]:
+    return {f"{prefix}:{key}" if prefix else str(key): word for key, word in table.items()}
+
+
+LABELS: dict[str, StrPromise] = {
+    **_keyed("colour", COLOURS),
+    **_keyed("shape", SHAPES),
+    **_keyed("territory", TERRITORIES),
+    **_keyed("building", BUILDINGS),
+    **_keyed("", TERRITORY_NAMES),
+    **_keyed("", BUILDING_NAMES),
+    **_keyed("", ACTIONS),
+    **_keyed("component", PARTS),
+    **_keyed("kind", OBJECTIVE_KINDS),
+    **_keyed("card", CARDS),
+    **{f"full:{type(of).__name__.lower()}:{of}": word for of, word in FULL_SETS.items()},
+    **_keyed("stage", STAGES),
+    **_keyed("ladder", NUGGET_LADDERS),
+    **_keyed("source", SOURCES),
+    **_keyed("game", GAMES),
+    **_keyed("", EVENTS),
 }
 
 

@@ -9,6 +9,7 @@ from typing import Any
 from rules import (
     CollectionPlan,
     CollectionTurn,
+    EventType,
     GameState,
     RecordError,
     Reward,
@@ -221,7 +222,7 @@ def _then(
         screen.passed.append("player")
         checked = _PLACEHOLDERS.get(screen.draft.kind, {}) | screen.event
         if stage == "action" and not done(screen):
-            checked["special_action"] = _PLACEHOLDERS["volcano"]["special_action"]  # checked once complete
+            checked["special_action"] = _PLACEHOLDERS[EventType.VOLCANO]["special_action"]  # checked once complete
         parse_event(screen.players, checked, index)  # the player, the counts and the cards so far
         if not done(screen):
             if prepare is not None:
@@ -235,10 +236,10 @@ def _then(
 
 # What an event of each kind needs before its stage is done, to check the rest meanwhile.
 _PLACEHOLDERS: dict[str, dict[str, Any]] = {
-    "volcano": {"special_action": {"action": "new_tiles"}},
-    "beaver_dam": {"reward": Reward.GREEN_SQUARE.value},
-    "objectives": {"cards": []},
-    "holdings": {"rewards": {}, "nuggets": 0},
+    EventType.VOLCANO: {"special_action": {"action": SpecialActionKind.NEW_TILES}},
+    EventType.BEAVER_DAM: {"reward": Reward.GREEN_SQUARE.value},
+    EventType.OBJECTIVES: {"cards": []},
+    EventType.HOLDINGS: {"rewards": {}, "nuggets": 0},
 }
 
 
@@ -270,18 +271,18 @@ def _supply(screen: Screen, state: GameState) -> None:
 def _count_so_far(screen: Screen, state: GameState) -> None:
     """A player's count is checked against the game at each tap (``rules`` says when the players' counts
     of a kind, or of nuggets, would be more than the game has): the tap that breaks it is refused."""
-    event = _PLACEHOLDERS["holdings"] | screen.event
+    event = _PLACEHOLDERS[EventType.HOLDINGS] | screen.event
     apply_event(state.copy(), parse_event(screen.players, event, len(state.log)), len(state.log))
 
 
 type Analyser = Callable[[Screen, GameState, int], Screen]
 
 _ANALYSERS: dict[str, Analyser] = {
-    "territory": _territory,
-    "volcano": _then("action", lambda screen: "action" in screen.draft.done, _volcano_options),
-    "beaver_dam": _then("reward", lambda screen: "reward" in screen.event, _supply),
-    "objectives": _then("cards", lambda screen: "cards" in screen.draft.done),
-    "round_end": _confirm,
-    "adjust": _then("changes", lambda screen: "changes" in screen.draft.done),
-    "holdings": _then("count", lambda screen: "count" in screen.draft.done, _count_so_far),
+    EventType.TERRITORY: _territory,
+    EventType.VOLCANO: _then("action", lambda screen: "action" in screen.draft.done, _volcano_options),
+    EventType.BEAVER_DAM: _then("reward", lambda screen: "reward" in screen.event, _supply),
+    EventType.OBJECTIVES: _then("cards", lambda screen: "cards" in screen.draft.done),
+    EventType.ROUND_END: _confirm,
+    EventType.ADJUST: _then("changes", lambda screen: "changes" in screen.draft.done),
+    EventType.HOLDINGS: _then("count", lambda screen: "count" in screen.draft.done, _count_so_far),
 }

@@ -144,11 +144,6 @@ class Screen:
         return [(f"{type(of).__name__.lower()}:{of.value}", full_set_card(of).rewards) for of in sets]
 
     @property
-    def reward_grid(self) -> list[list[Reward]]:
-        """The twelve kinds, a row per colour."""
-        return [list(Reward)[row : row + 3] for row in range(0, 12, 3)]
-
-    @property
     def action_kind(self) -> str:
         """The special action chosen so far, or ``""``."""
         action = self.event.get("special_action")

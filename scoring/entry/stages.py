@@ -3,19 +3,21 @@ and the error of a tap that makes no sense."""
 
 from __future__ import annotations
 
-EVENT_KINDS = ("territory", "volcano", "beaver_dam", "objectives", "round_end", "adjust", "holdings")
-PROMO_KINDS = ("volcano", "beaver_dam")
+from rules import PROMO_EVENTS, EventType
+
+EVENT_KINDS = tuple(EventType)
+PROMO_KINDS = PROMO_EVENTS
 MAX_COUNT = 99
 # Stages of counters: going back to one, or to an earlier stage, keeps their counts.
 COUNTER_STAGES = {"board", "changes", "cards", "count"}
-STAGES = {
-    "territory": ("territory", "board", "order", "lone", "action", "picks", "confirm"),
-    "volcano": ("player", "action", "confirm"),
-    "beaver_dam": ("player", "reward", "confirm"),
-    "objectives": ("player", "cards", "confirm"),
-    "round_end": ("confirm",),
-    "adjust": ("player", "changes", "confirm"),
-    "holdings": ("player", "count", "confirm"),
+STAGES: dict[str, tuple[str, ...]] = {
+    EventType.TERRITORY: ("territory", "board", "order", "lone", "action", "picks", "confirm"),
+    EventType.VOLCANO: ("player", "action", "confirm"),
+    EventType.BEAVER_DAM: ("player", "reward", "confirm"),
+    EventType.OBJECTIVES: ("player", "cards", "confirm"),
+    EventType.ROUND_END: ("confirm",),
+    EventType.ADJUST: ("player", "changes", "confirm"),
+    EventType.HOLDINGS: ("player", "count", "confirm"),
 }
 # The event fields each stage fills: reopening a stage clears the fields of the stages after it.
 STAGE_FIELDS = {

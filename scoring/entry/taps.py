@@ -10,7 +10,9 @@ from django.utils.translation import gettext as _
 from rules import (
     Building,
     Colour,
+    EventType,
     GameState,
+    LoneChoice,
     ObjectiveCard,
     Reward,
     RulesError,
@@ -53,7 +55,7 @@ def tap(screen: Screen, op: str, form: dict[str, str], state: GameState, index: 
             if op.startswith("action:") and screen.stage not in {"action", "lone"}:
                 raise BadOp(_("That button is out of date; here is the current step."))
         _apply_op(screen, op, form)
-        if screen.draft.kind == "holdings" and "player" in screen.event and "rewards" not in screen.event:
+        if screen.draft.kind == EventType.HOLDINGS and "player" in screen.event and "rewards" not in screen.event:
             screen.event.update(count_from_holdings(state, screen.event["player"]))
     except BadOp as error:
         return _with_error(analyse(before, state, index), str(error), form)
@@ -94,8 +96,8 @@ def _apply_op(screen: Screen, op: str, form: dict[str, str]) -> None:
             event.setdefault("buildings", {})
         case "set", ["closed_by" | "player" as key, value]:
             event[key] = _player(screen, value)
-        case "set", ["lone_choice", "special_action" | "rewards" as value]:
-            event["lone_choice"] = value
+        case "set", ["lone_choice", value]:
+            event["lone_choice"] = _choice(value, LoneChoice)
         case "set", ["reward", value]:
             event["reward"] = _choice(value, Reward)
         case "clear", ["other-rewards"]:
@@ -106,7 +108,12 @@ def _apply_op(screen: Screen, op: str, form: dict[str, str]) -> None:
                 event.setdefault("rewards", {}), _choice(reward, Reward), _bounded(posted_whole(count), signed=False)
             )
         case "add", ["rewards", reward, step]:
-            _add(event.setdefault("rewards", {}), _choice(reward, Reward), _step(step), signed=draft.kind == "adjust")
+            _add(
+                event.setdefault("rewards", {}),
+                _choice(reward, Reward),
+                _step(step),
+                signed=draft.kind == EventType.ADJUST,
+            )
         case "add", ["nuggets", step]:
             event["nuggets"] = _bounded(event.get("nuggets", 0) + _step(step), signed=True)
         case "cycle", ["buildings", player, building]:
@@ -235,7 +242,7 @@ def _tie(screen: Screen, player: str) -> None:
 def _choose_action(screen: Screen) -> None:
     """Choosing an action where a lone player is asked is their choice of the special action too."""
     if screen.stage == "lone":
-        screen.event["lone_choice"] = "special_action"
+        screen.event["lone_choice"] = LoneChoice.SPECIAL_ACTION
 
 
 def _take(screen: Screen, reward: Reward, count: int) -> None:
@@ -357,7 +364,7 @@ def _action_complete(screen: Screen, state: GameState) -> bool:
     if kind is SpecialActionKind.GIFTS:
         action.setdefault("from", {})
     parsed = parse_special_action(screen.players, action)
-    apply_special_action(state.copy(), screen.recipient, parsed, in_territory=screen.draft.kind == "territory")
+    apply_special_action(state.copy(), screen.recipient, parsed, in_territory=screen.draft.kind == EventType.TERRITORY)
     return True
 
 

@@ -9,7 +9,7 @@ from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
-from rules import Reward, Shape, Step
+from rules import Reward, Shape, SpecialActionKind, Step
 from scoring.wording import explain, label, reward_label, say
 
 register = template.Library()
@@ -52,27 +52,27 @@ def get(mapping: object, key: object) -> object:
 
 # The app's own pictograms of the special actions, drawn beside their names (the tiles' printed pictures are
 # not known to us: these do not copy them).
-ACTION_PATHS = {
-    "reward_of_shape": '<rect x="2" y="8" width="8" height="8"/><circle cx="17" cy="12" r="4.5"/>',
-    "two_rewards": '<circle cx="8" cy="12" r="5"/><circle cx="16" cy="12" r="5"/>',
-    "choose_first": '<circle cx="12" cy="12" r="9"/><path d="M10 8l3-2v12"/>',
-    "gold_nugget": '<path d="M4 15l3-7 6-2 6 4 1 6-6 3-7-1z" fill="#d4a017"/>',
-    "new_objectives": (
+ACTION_PATHS: dict[str, str] = {
+    SpecialActionKind.REWARD_OF_SHAPE: '<rect x="2" y="8" width="8" height="8"/><circle cx="17" cy="12" r="4.5"/>',
+    SpecialActionKind.TWO_REWARDS: '<circle cx="8" cy="12" r="5"/><circle cx="16" cy="12" r="5"/>',
+    SpecialActionKind.CHOOSE_FIRST: '<circle cx="12" cy="12" r="9"/><path d="M10 8l3-2v12"/>',
+    SpecialActionKind.GOLD_NUGGET: '<path d="M4 15l3-7 6-2 6 4 1 6-6 3-7-1z" fill="#d4a017"/>',
+    SpecialActionKind.NEW_OBJECTIVES: (
         '<rect x="3" y="5" width="10" height="14" rx="1"/><rect x="11" y="3" width="10" height="14" rx="1"/>'
     ),
-    "gifts": (
+    SpecialActionKind.GIFTS: (
         '<rect x="4" y="10" width="16" height="10"/><path d="M3 7h18v3H3zM12 7v13M12 7c-2-4-6-4-5-1M12 7c2-4 6-4 5-1"/>'
     ),
-    "trade": '<path d="M4 8h14l-3-3M20 16H6l3 3"/>',
-    "new_tiles": (
+    SpecialActionKind.TRADE: '<path d="M4 8h14l-3-3M20 16H6l3 3"/>',
+    SpecialActionKind.NEW_TILES: (
         '<polygon points="7,3 12,6 12,12 7,15 2,12 2,6"/><polygon points="17,9 22,12 22,18 17,21 12,18 12,12"/>'
     ),
-    "exchange_shape": (
+    SpecialActionKind.EXCHANGE_SHAPE: (
         '<rect x="2" y="4" width="7" height="7"/>'
         '<circle cx="17.5" cy="16.5" r="4"/>'
         '<path d="M9 14h4l-2 -2M15 9h-4l2 2"/>'
     ),
-    "exchange_colour": (
+    SpecialActionKind.EXCHANGE_COLOUR: (
         '<circle cx="6" cy="7" r="4" fill="#2e7d32"/><circle cx="18" cy="17" r="4" fill="#1565c0"/><path d="M10 12h4"/>'
     ),
 }
@@ -91,11 +91,13 @@ def action_icon(kind: str, size: int = 28) -> SafeString:
 
 
 @register.inclusion_tag("scoring/_steps.html")
-def steps(items: Iterable[Step | tuple[str, str]], links: bool = True) -> dict[str, object]:
+def steps(items: Iterable[Step | tuple[str, str]], links: bool = True, here: bool = False) -> dict[str, object]:
     """An explanation as a list: each step in the reader's language (a :class:`Step`, or a (text, rule) pair
-    explained already), with a link to the rule it cites, on the rules page with that rule's game first."""
+    explained already), with a link to the rule it cites, on the rules page with that rule's game first
+    (``here``: on the rules page itself, its anchor alone)."""
     rows = []
     for item in items:
         text, rule = (explain(item), item.rule) if isinstance(item, Step) else item
-        rows.append((text, rule, f"{reverse('rules')}?game={rule.partition('.')[0]}#{rule}"))
+        page = "" if here else f"{reverse('rules')}?game={rule.partition('.')[0]}"
+        rows.append((text, rule, f"{page}#{rule}"))
     return {"rows": rows, "links": links}

@@ -20,6 +20,7 @@ from django.views.decorators.http import require_http_methods
 
 from rules import (
     Building,
+    EventType,
     GameState,
     ObjectiveKind,
     RecordError,
@@ -67,17 +68,19 @@ def _start(game: Game, kind: str, me: str, territory: str) -> Draft:
     territory chosen on the game page, closed by this phone's player; one's own objective cards, starting
     from the cards one holds (after round 1, one keeps 3 of 5: often most of them); one's own final count,
     starting from what one holds; a promo tile or a correction for this phone's player."""
-    if kind == "territory" and territory in Territory._value2member_map_:
+    if kind == EventType.TERRITORY and territory in Territory._value2member_map_:
         event = {"type": kind, "territory": territory, "rewards": {}, "buildings": {}}
         return Draft(event | ({"closed_by": me} if me else {}))
-    if kind == "objectives" and me:
+    if kind == EventType.OBJECTIVES and me:
         state, _index = _state_before(game, None)
         cards = [card.to_json() for card in state.holdings[me].objectives]
         return Draft({"type": kind, "player": me} | ({"cards": cards} if cards else {}))
-    if kind == "holdings" and me:  # a count starts from what the game gave them (scoring.entry.taps)
+    if kind == EventType.HOLDINGS and me:  # a count starts from what the game gave them (scoring.entry.taps)
         state, _index = _state_before(game, None)
         return Draft({"type": kind, "player": me} | count_from_holdings(state, me))
-    if kind in {"volcano", "beaver_dam", "adjust"} and me:  # most often one's own: "Change" otherwise
+    if (
+        kind in {EventType.VOLCANO, EventType.BEAVER_DAM, EventType.ADJUST} and me
+    ):  # most often one's own: "Change" otherwise
         return Draft({"type": kind, "player": me})
     return Draft.new(kind)
 
@@ -91,12 +94,12 @@ def event_edit(request: HtmxHttpRequest, game_id: int, index: int) -> HttpRespon
         raise Http404
     event = events[index]
     me = my_seat(request, game)
-    if event["type"] == "objectives" and (me is None or me.name != event["player"]):
+    if event["type"] == EventType.OBJECTIVES and (me is None or me.name != event["player"]):
         # Another player's cards stay hidden: this phone may only replace them, and the log says so.
         if request.method == "GET" and "for" not in request.GET:
             context = {"game": game, "index": index, "player": event["player"], "me": me, "can_enter": True}
             return render(request, "scoring/secret.html", context)
-        return _entry(request, game, Draft({"type": "objectives", "player": event["player"]}), index)
+        return _entry(request, game, Draft({"type": EventType.OBJECTIVES, "player": event["player"]}), index)
     return _entry(request, game, Draft.of_event(event), index)
 
 
@@ -166,7 +169,7 @@ def _completes(screen: Screen, op: str, editing: int | None) -> bool:
     if screen.stage == "cards":  # a card tap that completed the third card (not the cards proposed)
         cards = screen.event.get("cards", [])
         return op.startswith("card:") and len(cards) == MAX_OBJECTIVE_CARDS and not screen.draft.partial
-    return screen.stage == "confirm" and screen.draft.kind != "round_end"
+    return screen.stage == "confirm" and screen.draft.kind != EventType.ROUND_END
 
 
 def _twin_saved(game: Game, event: dict[str, Any]) -> bool:
@@ -176,7 +179,7 @@ def _twin_saved(game: Game, event: dict[str, Any]) -> bool:
     last = game.events.last()
     if last is None or last.data.get("type") != event.get("type"):
         return False
-    keys = ("territory", "closed_by") if event.get("type") == "territory" else ("player",)
+    keys = ("territory", "closed_by") if event.get("type") == EventType.TERRITORY else ("player",)
     return all(last.data.get(key) == event.get(key) for key in keys)
 
 
@@ -247,7 +250,7 @@ def _save(
             if counted:
                 messages.success(request, _("Your count is saved. Now your objective cards: they stay on your phone."))
             if counted or _draws_objectives(request, game, screen):
-                return go(request, reverse("event_new", args=[game.pk, "objectives"]))
+                return go(request, reverse("event_new", args=[game.pk, EventType.OBJECTIVES]))
             saved = index if editing is None else editing
             return to_saved(request, game.pk, saved)
         except StaleGame:
@@ -314,14 +317,14 @@ def _counted_mine(request: HtmxHttpRequest, game: Game, screen: Screen) -> bool:
     """Whether the saved event was this phone's player's own final count (the quick count): their objective
     cards are the rest of it, entered next on their own phone, where they stay secret."""
     me = my_seat(request, game)
-    return screen.draft.kind == "holdings" and me is not None and screen.event.get("player") == me.name
+    return screen.draft.kind == EventType.HOLDINGS and me is not None and screen.event.get("player") == me.name
 
 
 def _entered_for(request: HtmxHttpRequest, game: Game, event: dict[str, Any]) -> str:
     """Who entered objective cards for another player ("enter for Ann"): this phone's player, else the
     member's username, else "-" (a phone that is nobody at the table); empty for one's own cards and for
     every other event."""
-    if event["type"] != "objectives":
+    if event["type"] != EventType.OBJECTIVES:
         return ""
     me = my_seat(request, game)
     if me is not None:

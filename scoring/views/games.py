@@ -17,7 +17,7 @@ from django.utils.translation import gettext_noop
 from django.views.decorators.http import condition, require_http_methods, require_POST, require_safe
 from django_htmx.http import HttpResponseClientRefresh
 
-from rules import NuggetLadder, Options, RecordError, parse_record
+from rules import RECORD_FORMAT, EventType, NuggetLadder, Options, RecordError, parse_record
 from rules.explanation import Message
 from scoring import drafts
 from scoring.access import (
@@ -39,6 +39,7 @@ from scoring.board import (
     result_links,
     result_png,
     sheet_context,
+    table_context,
     wants_whole_log,
 )
 from scoring.entry import PROMO_KINDS
@@ -49,7 +50,6 @@ from scoring.models import Game
 from scoring.phones import known_phone, my_seat
 from scoring.portability import exported_document
 from scoring.rate_limits import over_limit, too_many
-from scoring.views.sheets import table_context
 from scoring.wording import error_text
 
 
@@ -85,7 +85,7 @@ def game_import(request: HtmxHttpRequest, group_id: int) -> HttpResponse:
     if not form.is_valid():
         return render(request, "scoring/import.html", {"group": group, "form": form}, status=422)
     data = form.cleaned_data["record"]
-    if data["format"] != "okanagan-record/1":
+    if data["format"] != RECORD_FORMAT:
         game = create_sheet_game(group, data)
         messages.success(request, _("Game imported."))
         return redirect("game", game_id=game.pk)
@@ -271,7 +271,7 @@ def cards_keep(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
         messages.error(request, _("This phone is nobody at the table: tap your name first (“I am …”)."))
     elif (saved := _one_tap(request, game, lambda events: _keeping(game, events, me.name))) is not None:
         stored = drafts.load(game, known_phone(request))
-        if stored is not None and drafts.is_for(stored, "objectives", None):
+        if stored is not None and drafts.is_for(stored, EventType.OBJECTIVES, None):
             drafts.discard(game, stored.phone, stored.pk)  # an entry of the same cards begun on this phone
         return saved
     return _game_again(request, game)
@@ -283,7 +283,7 @@ def round_end(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     game = okanagan_game(game_for_player(request, game_id))
     if not game.is_playing:
         raise Http404
-    saved = _one_tap(request, game, lambda events: [*events, {"type": "round_end"}])
+    saved = _one_tap(request, game, lambda events: [*events, {"type": EventType.ROUND_END}])
     return saved if saved is not None else _game_again(request, game)
 
 
@@ -321,7 +321,7 @@ def _keeping(game: Game, events: list[dict[str, object]], player: str) -> list[d
             )
         )
     cards = [card.to_json() for card in result.state.holdings[player].objectives]
-    return [*events, {"type": "objectives", "player": player, "cards": cards}]
+    return [*events, {"type": EventType.OBJECTIVES, "player": player, "cards": cards}]
 
 
 def _without(events: list[dict[str, object]], index: int) -> list[dict[str, object]]:

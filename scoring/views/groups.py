@@ -16,13 +16,13 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from scoring.access import member_group, owned_group
 from scoring.charts import line
+from scoring.context import home_context
 from scoring.forms import GroupForm, ImportForm, ProfileForm, RestoreForm
 from scoring.http import HtmxHttpRequest
 from scoring.models import Group, Seat
 from scoring.portability import BadBackup, backup, plays_csv, restore
 from scoring.rate_limits import over_limit, too_many
 from scoring.statistics import group_summary, player_stats
-from scoring.views.pages import home_context
 
 GAMES_PER_PAGE = 20
 """The group page lists its games newest first, this many a page."""

@@ -17,10 +17,10 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from rules import RULES, Source
 from rules.catalogue import Game
 from scoring.body_limits import BODY_LIMITS, DEFAULT_BODY_LIMIT
-from scoring.forms import USERNAME_TAKEN, GroupForm, JoinForm, RestoreForm, SignupForm
+from scoring.context import THEME_COOKIE, THEMES, home_context
+from scoring.forms import USERNAME_TAKEN, SignupForm
 from scoring.http import HtmxHttpRequest
 from scoring.rate_limits import over_limit, too_many
 from scoring.reference import reference_context
@@ -28,30 +28,13 @@ from scoring.search import search_rules
 
 logger = logging.getLogger(__name__)
 
-THEMES = ("auto", "dark", "light")
 GAMES = tuple(game.value for game in Game)
-THEME_COOKIE = "theme"
 
 
 @require_safe
 def home(request: HtmxHttpRequest) -> HttpResponse:
     """Your groups and a new one, the table-code box, and what the app does."""
     return render(request, "scoring/home.html", home_context(request))
-
-
-def home_context(request: HtmxHttpRequest, **forms: object) -> dict[str, object]:
-    """The home page's context, with ``forms`` that carry errors in place of the empty ones."""
-    groups = request.user.play_groups.order_by("name") if request.user.is_authenticated else []
-    printed = sum(rule.source in {Source.RULEBOOK, Source.GAME_HELP} for rule in RULES)
-    return {
-        "groups": groups,
-        "group_form": GroupForm(),
-        "join_form": JoinForm(),
-        "restore_form": RestoreForm(),
-        "rule_count": len(RULES),
-        "printed_count": printed,
-        **forms,
-    }
 
 
 @require_http_methods(["GET", "POST"])

@@ -7,7 +7,7 @@ from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
-from rules import RecordError
+from rules import EventType, RecordError
 from rules.record import ObjectivesEvent
 from scoring.access import game_for_player
 from scoring.http import HtmxHttpRequest, posted_whole
@@ -32,7 +32,7 @@ def seats(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
                 if not game.is_okanagan and game.is_playing and not seat.line_done:
                     return redirect("sheet_line", game_id=game.pk, position=seat.position)  # straight to their line
                 if _cards_first(game, seat.name):
-                    return redirect("event_new", game_id=game.pk, kind="objectives")
+                    return redirect("event_new", game_id=game.pk, kind=EventType.OBJECTIVES)
                 return redirect("game", game_id=game.pk)
             if "leave" in request.POST:
                 leave(game, phone)

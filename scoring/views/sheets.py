@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from rules import RulesError
-from scoring.access import game_for_member, game_for_player, is_member, member_group
+from scoring.access import game_for_member, game_for_player, member_group
 from scoring.http import HtmxHttpRequest
 from scoring.log import StaleGame, finish_sheet_game, line_changed, reopen_sheet_game, start_sheet_game
 from scoring.models import Game, Seat
@@ -21,8 +21,6 @@ from scoring.score_sheets import (
     SheetPlayersForm,
     assemble,
     line_form,
-    refused_line,
-    review,
     sheet_lines,
     tied_for_last_tile,
 )
@@ -49,34 +47,6 @@ def sheet_new(request: HtmxHttpRequest, group_id: int, kind: str) -> HttpRespons
     status = 422 if form.errors else 200
     context = {"group": group, "form": form, "kind": kind, "kind_label": Game.Kind(kind).label, "names": known}
     return render(request, "scoring/sheet_new.html", context, status=status)
-
-
-def table_context(request: HtmxHttpRequest, game: Game) -> dict[str, object]:
-    """The game page of a sheet game in progress: who this phone is, each line's state, the review once every
-    line is done."""
-    seats = list(game.seats.all())
-    me = my_seat(request, game)
-    assembled = assemble(game)
-    rows, refused, refused_seat = None, "", None
-    if assembled.sheet is not None:
-        try:
-            rows = review(assembled.sheet)
-        except RulesError as error:
-            refused, refused_seat = error_text(error), refused_line(error, seats)
-    columns = [key for key in rows[0] if key not in {"name", "total", "rank"}] if rows else []
-    return {
-        "game": game,
-        "seats": seats,
-        "me": me,
-        "can_enter": True,
-        "member": is_member(request, game),
-        "waiting": [seat.name for seat in seats if seat in assembled.missing],
-        "rows": rows,
-        "columns": columns,
-        "refused": refused,
-        "refused_seat": refused_seat,
-        "join_url": request.build_absolute_uri(reverse("join_code", args=[game.table_code])),
-    }
 
 
 def _game_in_progress(request: HtmxHttpRequest, game_id: int) -> Game:

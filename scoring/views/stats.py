@@ -11,7 +11,7 @@ from scoring.access import member_group
 from scoring.charts import bars
 from scoring.http import HtmxHttpRequest
 from scoring.statistics import PlayerStats, group_stats
-from scoring.wording import LABELS
+from scoring.wording import PARTS
 
 
 @require_safe
@@ -22,7 +22,7 @@ def group_stats_page(request: HtmxHttpRequest, group_id: int) -> HttpResponse:
         {
             "stats": stats,
             "wins_chart": bars(_("Wins per player"), [(player.name, player.wins) for player in stats.players]),
-            "parts": [(part, LABELS.get(f"component:{part}", part)) for part in _parts(stats.players)],
+            "parts": [(part, PARTS[part]) for part in _parts(stats.players)],
         }
         for stats in group_stats(group)
     ]

@@ -15,7 +15,7 @@ import pytest
 from django.contrib.auth.models import User
 from playwright.sync_api import expect
 
-from scoring.helper import CALCULATORS
+from scoring.calculators import CALCULATORS
 from scoring.log import NewGame, change_log, create_game, create_games
 from scoring.models import Game, Group, Seat
 
@@ -92,10 +92,10 @@ def tour(page: Any, base: str, name: str, check: Callable[[str], None], table_on
             visit(path)
         visit(f"/invite/{group.invite_token}/", "invite")
         visit("/rules/")
-        visit("/helper/")
+        visit("/calculators/")
         for calculator in CALCULATORS.values():
-            visit(f"/helper/{calculator.slug}/")
-            visit(f"/helper/{calculator.slug}/?{calculator.example}")
+            visit(f"/calculators/{calculator.slug}/")
+            visit(f"/calculators/{calculator.slug}/?{calculator.example}")
         visit("/no-such-page/", "404")
     log_in_as(page, base, name)
     if not table_only:

@@ -58,15 +58,15 @@ def shoot(page: Any, name: str) -> None:
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), f"{name} overflows"
 
 
-def test_the_helper_in_korean_and_chinese(live_server: Any, language_page: Any) -> None:
+def test_a_calculator_in_korean_and_chinese(live_server: Any, language_page: Any) -> None:
     page = language_page
     page.goto(
-        live_server.url + "/helper/influence/?name_1=White&farm_1=1&silo_1=1&name_2=Red&warehouse_2=1"
+        live_server.url + "/calculators/influence/?name_1=White&farm_1=1&silo_1=1&name_2=Red&warehouse_2=1"
         "&name_3=Yellow&warehouse_3=1&closer=2"
     )
     expect(page.locator("html")).to_have_attribute("lang", page.language)
     expect(page.get_by_role("heading", name=LANGUAGES[page.language][1])).to_be_visible()
-    shoot(page, "helper")
+    shoot(page, "calculator")
 
 
 def test_a_game_page_in_korean_and_chinese(live_server: Any, language_page: Any, django_user_model: Any) -> None:

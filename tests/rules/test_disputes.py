@@ -1,8 +1,11 @@
-"""The dispute helper's rulings, on the rulebook's examples and on ties."""
+"""The calculators' rulings, on the rulebook's examples and on ties."""
 
 from __future__ import annotations
 
-from rules import Building, ObjectiveCard, ObjectiveKind, Reward
+from pathlib import Path
+
+from rules import Building, ObjectiveCard, ObjectiveKind, Reward, disputes
+from rules.cooper_island import Standing as Cooper
 from rules.disputes import (
     collection_ruling,
     cooper_island_tie_break,
@@ -12,7 +15,9 @@ from rules.disputes import (
     sets_ruling,
     small_islands_tie_break,
 )
+from rules.final_scoring import Standing
 from rules.record import NuggetLadder
+from rules.small_islands import Standing as Islands
 
 FARM, WAREHOUSE, SILO = Building.FARM, Building.WAREHOUSE, Building.SILO
 
@@ -81,15 +86,17 @@ def test_sets_of_the_final_scoring_example() -> None:
 
 
 def test_end_of_game_ties_go_to_tokens_then_are_shared() -> None:
-    ranking = okanagan_tie_break({"Ann": (40, 9), "Ben": (40, 11), "Cy": (38, 20)})
+    ranking = okanagan_tie_break([Standing("Ann", 40, 9), Standing("Ben", 40, 11), Standing("Cy", 38, 20)])
     assert ranking.places == (("Ben", 1), ("Ann", 2), ("Cy", 3))
     assert ranking.steps[0].rule == "okanagan.winner.tokens"
-    shared = okanagan_tie_break({"Ann": (40, 9), "Ben": (40, 9)})
+    shared = okanagan_tie_break([Standing("Ann", 40, 9), Standing("Ben", 40, 9)])
     assert shared.places == (("Ann", 1), ("Ben", 1)) and "share the victory" in shared.steps[0].text
 
 
 def test_small_islands_ties_go_to_houses_ports_then_the_last_tile() -> None:
-    ranking = small_islands_tie_break([("Ann", 40, 7, 3), ("Ben", 40, 7, 3), ("Cy", 40, 8, 0)], "Ben")
+    ranking = small_islands_tie_break(
+        [Islands("Ann", 40, 7, 3), Islands("Ben", 40, 7, 3), Islands("Cy", 40, 8, 0)], "Ben"
+    )
     assert ranking.places == (("Cy", 1), ("Ben", 2), ("Ann", 3))
     assert [step.rule for step in ranking.steps] == [
         "small_islands.tie.houses",
@@ -99,6 +106,12 @@ def test_small_islands_ties_go_to_houses_ports_then_the_last_tile() -> None:
 
 
 def test_cooper_island_ties_go_to_fewer_empty_spaces() -> None:
-    ranking = cooper_island_tie_break([("Ann", 50, 3), ("Ben", 50, 1)])
+    ranking = cooper_island_tie_break([Cooper("Ann", 50, 3), Cooper("Ben", 50, 1)])
     assert ranking.places == (("Ben", 1), ("Ann", 2))
     assert texts(ranking.steps) == ["Ann and Ben are tied; next, fewer empty spaces: Ann 3 and Ben 1."]
+
+
+def test_the_tie_breaks_take_what_the_end_compares_and_build_no_stand_in_scores() -> None:
+    source = Path(disputes.__file__).read_text(encoding="utf-8")
+    for stand_in in ("PlayerScore(", "Islander(", "Settler(", "score_small_islands_sheet", "score_cooper_island_sheet"):
+        assert stand_in not in source

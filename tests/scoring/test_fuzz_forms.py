@@ -61,9 +61,9 @@ def urls(group: Group, game: Game) -> list[tuple[str, str]]:
         ("post", f"/games/{game.pk}/drafts/1/take/"),
         ("post", f"/games/{game.pk}/drafts/1/cancel/"),
         ("get", f"/watch/{game.spectator_token}/live/"),
-        ("get", "/helper/influence/"),
-        ("get", "/helper/small-islands-tie/"),
-        ("get", "/helper/sets/"),
+        ("get", "/calculators/influence/"),
+        ("get", "/calculators/small-islands-tie/"),
+        ("get", "/calculators/sets/"),
         ("get", "/rules/"),
     ]
 

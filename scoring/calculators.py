@@ -1,4 +1,4 @@
-"""The dispute helper's calculators: a form each, answered by :mod:`rules.disputes`.
+"""The calculators, which settle a dispute at the table: a form each, answered by :mod:`rules.disputes`.
 
 A calculator is a form of up to four players' lines (a name and some figures) plus a few other
 fields, the function of ``rules`` that rules on it, and the rulebook's example to try.
@@ -14,7 +14,7 @@ from django import forms
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from rules import Building, ObjectiveCard, ObjectiveKind, Reward, Step
+from rules import Building, ObjectiveCard, ObjectiveKind, Reward, Step, cooper_island, final_scoring, small_islands
 from rules.disputes import (
     Ranking,
     collection_ruling,
@@ -25,10 +25,10 @@ from rules.disputes import (
     sets_ruling,
     small_islands_tie_break,
 )
-from rules.record import NuggetLadder, check_card
+from rules.record import check_card
 
 from .models import NAME_LENGTH
-from .wording import say
+from .wording import CARDS, NUGGET_LADDERS, say
 
 SEATS = 4
 MAX_FIGURE = 999
@@ -140,12 +140,7 @@ class SetsForm(forms.Form):
     card_kind = forms.ChoiceField(
         label=_("Objective card"),
         required=False,
-        choices=[
-            ("", _("none")),
-            (ObjectiveKind.SPECIFIC.value, _("Specific reward (3 VP each)")),
-            (ObjectiveKind.TERRITORY.value, _("Territory set (5 VP)")),
-            (ObjectiveKind.SHAPE.value, _("Shape set (7 VP)")),
-        ],
+        choices=[("", _("none")), *((kind.value, word) for kind, word in CARDS.items())],
     )
     card_rewards = forms.MultipleChoiceField(
         label=_("Rewards printed on the card"),
@@ -188,7 +183,7 @@ class Answer:
 
 @dataclass(frozen=True)
 class Calculator:
-    """One dispute calculator."""
+    """One calculator."""
 
     slug: str
     title: Any
@@ -222,11 +217,9 @@ def _collection(form: CollectionForm) -> Answer:
 
 def _nuggets(form: NuggetForm) -> Answer:
     rulings = nugget_ruling({row["name"]: row["nuggets"] for row in form.players()})
-    labels = {
-        NuggetLadder.BY_PLACE: _("By place (the app's default)"),
-        NuggetLadder.FEWEST_ZERO: _("Fewest score 0 (option)"),
-    }
-    return Answer((), tuple((str(labels[ladder]), tuple(steps)) for ladder, (_points, steps) in rulings.items()))
+    return Answer(
+        (), tuple((str(NUGGET_LADDERS[ladder]), tuple(steps)) for ladder, (_points, steps) in rulings.items())
+    )
 
 
 def _sets(form: SetsForm) -> Answer:
@@ -239,16 +232,20 @@ def _ranking(ranking: Ranking) -> Answer:
 
 
 def _okanagan_tie(form: OkanaganTieForm) -> Answer:
-    return _ranking(okanagan_tie_break({row["name"]: (row["total"], row["tokens"]) for row in form.players()}))
+    return _ranking(okanagan_tie_break([final_scoring.Standing(**row) for row in form.players()]))
 
 
 def _small_islands_tie(form: SmallIslandsTieForm) -> Answer:
-    rows = [(row["name"], row["total"], row["houses"], row["ports"]) for row in form.players()]
-    return _ranking(small_islands_tie_break(rows, _seat_of(form, form.cleaned_data.get("last_tile"))))
+    standings = [small_islands.Standing(**row) for row in form.players()]
+    return _ranking(small_islands_tie_break(standings, _seat_of(form, form.cleaned_data.get("last_tile"))))
 
 
 def _cooper_island_tie(form: CooperIslandTieForm) -> Answer:
-    return _ranking(cooper_island_tie_break([(row["name"], row["total"], row["empty"]) for row in form.players()]))
+    return _ranking(
+        cooper_island_tie_break(
+            [cooper_island.Standing(row["name"], row["total"], row["empty"]) for row in form.players()]
+        )
+    )
 
 
 CALCULATORS: dict[str, Calculator] = {

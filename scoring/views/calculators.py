@@ -1,4 +1,4 @@
-"""The dispute helper: small calculators that answer with the ruling and the rules it applies."""
+"""The calculators: small forms that settle a dispute with the ruling and the rules it applies."""
 
 from __future__ import annotations
 
@@ -8,14 +8,14 @@ from django.shortcuts import render
 from django.views.decorators.http import require_safe
 
 from rules import CATALOGUE
-from scoring.helper import CALCULATORS, Answer
+from scoring.calculators import CALCULATORS, Answer
 from scoring.http import HtmxHttpRequest
 
 
 @require_safe
-def helper_index(request: HtmxHttpRequest) -> HttpResponse:
+def calculator_list(request: HtmxHttpRequest) -> HttpResponse:
     """The calculators, each with the question it answers."""
-    return render(request, "scoring/helper_index.html", {"calculators": CALCULATORS.values()})
+    return render(request, "scoring/calculators.html", {"calculators": CALCULATORS.values()})
 
 
 @require_safe
@@ -37,5 +37,5 @@ def calculator(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     ]
     cited = [CATALOGUE[rule] for rule in dict.fromkeys(step.rule for step in steps)]
     context = {"calc": calc, "form": form, "answer": answer, "cited": cited}
-    template = "scoring/helper.html#ruling" if request.htmx else "scoring/helper.html"
+    template = "scoring/calculator.html#ruling" if request.htmx else "scoring/calculator.html"
     return render(request, template, context, status=422 if form.errors else 200)

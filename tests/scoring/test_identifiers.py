@@ -1,0 +1,205 @@
+"""Every identifier the site shows comes from ``rules``, and every one has the site's word for it."""
+
+from __future__ import annotations
+
+import ast
+import re
+from enum import StrEnum
+from pathlib import Path
+
+import pytest
+
+import rules
+from rules import (
+    FORMATS,
+    PARTS,
+    PROMO_EVENTS,
+    Building,
+    Colour,
+    EventType,
+    Game,
+    LoneChoice,
+    NuggetLadder,
+    ObjectiveKind,
+    Shape,
+    Source,
+    SpecialActionKind,
+    Territory,
+    score_document,
+)
+from rules.cooper_island import LEFTOVERS
+from rules.reference import EXAMPLES
+from scoring import wording
+from scoring.entry import EVENT_KINDS, PROMO_KINDS, STAGES
+from scoring.models import Game as StoredGame
+
+ROOT = Path(__file__).resolve().parents[2]
+
+TABLES: list[tuple[type[StrEnum], dict[object, object]]] = [
+    (Colour, wording.COLOURS),
+    (Shape, wording.SHAPES),
+    (Territory, wording.TERRITORIES),
+    (Territory, wording.TERRITORY_NAMES),
+    (Building, wording.BUILDINGS),
+    (Building, wording.BUILDING_NAMES),
+    (SpecialActionKind, wording.ACTIONS),
+    (EventType, wording.EVENTS),
+    (ObjectiveKind, wording.OBJECTIVE_KINDS),
+    (ObjectiveKind, wording.CARDS),
+    (NuggetLadder, wording.NUGGET_LADDERS),
+    (Source, wording.SOURCES),
+    (Game, wording.GAMES),
+]
+
+
+@pytest.mark.parametrize(("enum", "table"), TABLES, ids=lambda item: getattr(item, "__name__", ""))
+def test_every_member_of_a_rules_enum_has_exactly_one_word(enum: type[StrEnum], table: dict[object, object]) -> None:
+    assert list(table) == list(enum)
+
+
+def test_every_full_set_button_has_its_words() -> None:
+    assert set(wording.FULL_SETS) == {*Colour, *Shape}
+
+
+def test_every_part_of_every_games_score_has_a_word() -> None:
+    assert set(FORMATS) == set(Game) == set(PARTS)
+    assert set(wording.PARTS) == {part for parts in PARTS.values() for part in parts}
+
+
+def test_the_parts_rules_lists_are_those_its_results_have() -> None:
+    documents = {
+        Game.OKANAGAN: EXAMPLES[0].record,
+        Game.SMALL_ISLANDS: {"format": FORMATS[Game.SMALL_ISLANDS], "players": [_islander("Ann"), _islander("Ben")]},
+        Game.COOPER_ISLAND: {"format": FORMATS[Game.COOPER_ISLAND], "players": [_settler("Ann"), _settler("Ben")]},
+    }
+    for game, document in documents.items():
+        player = score_document(document).to_json()["players"][0]
+        assert isinstance(player, dict)
+        assert tuple(key for key in player if key.endswith("_points")) == PARTS[game]
+
+
+def _islander(name: str) -> dict[str, object]:
+    return {"name": name, "prestige": 10, "discoveries": [3], "ship_placed": True, "ports": 2, "houses": 4}
+
+
+def _settler(name: str) -> dict[str, object]:
+    return {
+        "name": name,
+        "logbooks": 1,
+        "spaces_past_logbook": [0, 0],
+        "royal_orders": {},
+        "buildings": 3,
+        "leftovers": dict.fromkeys(LEFTOVERS, 0),
+        "anchors": 0,
+        "empty_spaces": 2,
+    }
+
+
+def test_what_a_phone_is_entering_is_worded_for_every_kind_and_territory() -> None:
+    assert list(wording.ENTERING) == list(EventType)
+    assert list(wording.SCORING) == list(Territory)
+
+
+def test_the_entrys_kinds_of_event_are_the_records() -> None:
+    assert tuple(EventType) == EVENT_KINDS
+    assert PROMO_KINDS == PROMO_EVENTS
+    assert set(STAGES) == set(EventType)
+    assert set(wording.STAGES) == {stage for stages in STAGES.values() for stage in stages}
+
+
+def test_the_stored_kinds_of_game_are_the_rules_games() -> None:
+    assert [kind.value for kind in StoredGame.Kind] == [game.value for game in Game]
+
+
+# A quoted identifier of ``rules`` written out again in the site's Python (a dictionary key, a comparison):
+# it must come from the rules' enums and constants instead.
+RESPELLED = {
+    *(kind.value for kind in EventType if kind is not EventType.TERRITORY),
+    *(f"{game}" for game in FORMATS.values()),
+    rules.ALEXIS,
+    *(part for parts in PARTS.values() for part in parts),
+    *(kind.value for kind in SpecialActionKind),
+    *(ladder.value for ladder in NuggetLadder),
+    *(source.value for source in Source),
+}
+
+
+def _strings(path: Path) -> list[tuple[int, str]]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    docstrings = {
+        id(node.body[0].value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef)
+        and node.body
+        and isinstance(node.body[0], ast.Expr)
+        and isinstance(node.body[0].value, ast.Constant)
+    }
+    return [
+        (node.lineno, node.value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings
+    ]
+
+
+# Not identifiers of rules: a message's param that happens to share an action's name.
+PARAMS = {("scoring/wording.py", "gifts")}
+
+
+def test_the_site_does_not_spell_the_rules_identifiers_again() -> None:
+    found = [
+        f"{path.relative_to(ROOT)}:{line}: {value!r}"
+        for path in sorted((ROOT / "scoring").rglob("*.py"))
+        if "migrations" not in path.parts
+        for line, value in _strings(path)
+        if value in RESPELLED and (str(path.relative_to(ROOT)), value) not in PARAMS
+    ]
+    assert found == []
+
+
+def test_no_template_compares_with_or_links_to_a_rules_identifier_spelled_out() -> None:
+    enums: list[type[StrEnum]] = [EventType, Territory, SpecialActionKind, LoneChoice, Game, ObjectiveKind]
+    ids = "|".join(sorted({member.value for enum in enums for member in enum}))
+    pattern = re.compile(rf"""(==|!=|\.pk)\s*["']({ids})["']""")
+    found = [
+        f"{path.relative_to(ROOT)}: {match.group(0)}"
+        for path in sorted((ROOT / "templates").rglob("*.html"))
+        for match in pattern.finditer(path.read_text(encoding="utf-8"))
+    ]
+    assert found == []
+
+
+def test_no_view_module_imports_another() -> None:
+    views = {path.stem for path in (ROOT / "scoring" / "views").glob("*.py")} - {"__init__"}
+    found = []
+    for path in sorted((ROOT / "scoring" / "views").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom):
+                module = node.module or ""
+                names = {alias.name for alias in node.names}
+                if module.startswith("scoring.views") or (node.level and (module in views or names & views)):
+                    found.append(f"{path.name}:{node.lineno}: {module or '.'} {sorted(names)}")
+    assert found == []
+
+
+def test_an_explanation_is_listed_by_the_steps_tag_alone() -> None:
+    pasted = re.compile(r"{%\s*for\s+\w+\s+in\s+[\w.]*steps\s*%}")
+    found = [
+        path.name
+        for path in sorted((ROOT / "templates").rglob("*.html"))
+        if path.name != "_steps.html" and pasted.search(path.read_text(encoding="utf-8"))
+    ]
+    assert found == []
+
+
+def test_the_readmes_architecture_names_every_module() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    architecture = readme.split("## Architecture\n")[1].split("\n## ")[0]
+    modules = [
+        path.stem
+        for package in ("rules", "scoring", "scoring/entry")
+        for path in sorted((ROOT / package).glob("*.py"))
+        if path.stem not in {"__init__", "__main__", "apps"}
+    ]
+    assert [module for module in modules if f"`{module}`" not in architecture] == []
+    for named in ("views/", "entry/", "templatetags/", "management/commands/"):
+        assert f"`{named}`" in architecture
