@@ -189,7 +189,7 @@ def test_the_forest_example_through_the_ui(live_server: Any, phone: Any, browser
     why_saved(card)
     expect(card.get_by_text("Order of influence: White (4) > Yellow (2) > Red (2).")).to_be_visible()
     expect(
-        card.get_by_text("Red, Yellow tie with 2; Red, who closed the forest, put them in this order: Yellow > Red.")
+        card.get_by_text("Red and Yellow tie with 2; Red, who closed the forest, put them in this order: Yellow > Red.")
     ).to_be_visible()
     assert fits(phone)
 
