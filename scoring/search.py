@@ -21,7 +21,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from django.conf import settings
-from django.db import connection, transaction
+from django.db import IntegrityError, connection, transaction
 from django.utils import translation
 
 from rules import CATALOGUE, RULES, Rule, Source
@@ -198,20 +198,23 @@ def _catalogue() -> tuple[list[Entry], str]:
 def ensure_index() -> None:
     """Build the index if the catalogue or its translations changed since it was built."""
     entries, digest = _catalogue()
-    with transaction.atomic():
-        stored = RuleText.objects.filter(rule_id=FINGERPRINT).values_list("text", flat=True).first()
-        if stored != digest:
-            RuleText.objects.all().delete()
-            RuleText.objects.bulk_create(
-                [
-                    *(RuleText(rule_id=r, language=lang, title=t, text=x, words=w) for r, lang, t, x, w in entries),
-                    RuleText(rule_id=FINGERPRINT, language="", title="", text=digest, words=""),
-                ]
-            )
-            if connection.vendor == "sqlite":
-                with connection.cursor() as cursor:
-                    cursor.execute("DELETE FROM rule_search")
-                    cursor.executemany(
-                        "INSERT INTO rule_search (rule_id, language, words) VALUES (%s, %s, %s)",
-                        [(rule_id, language, terms) for rule_id, language, _title, _text, terms in entries],
-                    )
+    try:
+        with transaction.atomic():
+            stored = RuleText.objects.filter(rule_id=FINGERPRINT).values_list("text", flat=True).first()
+            if stored != digest:
+                RuleText.objects.all().delete()
+                RuleText.objects.bulk_create(
+                    [
+                        *(RuleText(rule_id=r, language=lang, title=t, text=x, words=w) for r, lang, t, x, w in entries),
+                        RuleText(rule_id=FINGERPRINT, language="", title="", text=digest, words=""),
+                    ]
+                )
+                if connection.vendor == "sqlite":
+                    with connection.cursor() as cursor:
+                        cursor.execute("DELETE FROM rule_search")
+                        cursor.executemany(
+                            "INSERT INTO rule_search (rule_id, language, words) VALUES (%s, %s, %s)",
+                            [(rule_id, language, terms) for rule_id, language, _title, _text, terms in entries],
+                        )
+    except IntegrityError:
+        pass  # another process built the same index at the same moment (a fresh server's first searches)

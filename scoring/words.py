@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import functools
 import re
+import threading
 import unicodedata
 from dataclasses import dataclass
 
@@ -103,9 +104,18 @@ def plain(text: str) -> str:
     return unicodedata.normalize("NFC", "".join(char for char in decomposed if not unicodedata.combining(char)))
 
 
-@functools.cache
+_STEMMERS = threading.local()
+
+
 def _stemmer(language: str) -> snowballstemmer.Stemmer:
-    return snowballstemmer.stemmer(STEMMERS.get(language, "english"))
+    """The stemmer of ``language`` for this thread: a Snowball stemmer keeps the word it is stemming in itself,
+    so two threads stemming with one stemmer at once corrupt each other's word (an IndexError, seen as a 500
+    when several phones searched while a fresh server built its index)."""
+    stemmers: dict[str, snowballstemmer.Stemmer] = _STEMMERS.__dict__.setdefault("by_language", {})
+    name = STEMMERS.get(language, "english")
+    if name not in stemmers:
+        stemmers[name] = snowballstemmer.stemmer(name)
+    return stemmers[name]
 
 
 def _without_stop_strings(text: str, language: str) -> str:
