@@ -139,6 +139,12 @@ class Game(models.Model):
         """Player names in seat order (uses the prefetched seats when there are)."""
         return tuple(seat.name for seat in sorted(self.seats.all(), key=lambda seat: seat.position))
 
+    def players_now(self) -> tuple[str, ...]:
+        """The players in seat order as the group calls them now (a renamed player by their new name), for a
+        new game that proposes the last one's players: the game itself keeps the names it was played with."""
+        seats = sorted(self.seats.select_related("profile"), key=lambda seat: seat.position)
+        return tuple(seat.profile.name if seat.profile else seat.name for seat in seats)
+
     def record(self, events: list[dict[str, Any]] | None = None) -> dict[str, Any]:
         """The game as ``okanagan-record/1`` JSON (with ``events`` in place of the stored ones)."""
         if events is None:

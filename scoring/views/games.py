@@ -59,7 +59,7 @@ def game_new(request: HtmxHttpRequest, group_id: int) -> HttpResponse:
     group = member_group(request, group_id)
     last = group.games.first()
     own = group.profiles.filter(user=request.user.pk).values_list("name", flat=True).first()
-    names = last.players() if last else (own,) if own else ()
+    names = last.players_now() if last else (own,) if own else ()
     initial = {f"seat_{n}": name for n, name in enumerate(names, start=1)}
     known = list(group.profiles.values_list("name", flat=True))
     form = NewGameForm(request.POST if request.method == "POST" else None, initial=initial, known=known)

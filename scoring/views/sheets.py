@@ -38,7 +38,7 @@ def sheet_new(request: HtmxHttpRequest, group_id: int, kind: str) -> HttpRespons
     if kind not in LINE_FORMS:
         raise Http404
     last = group.games.filter(kind=kind).first() or group.games.first()
-    initial = {f"name_{n}": name for n, name in enumerate(last.players() if last else (), start=1)}
+    initial = {f"name_{n}": name for n, name in enumerate(last.players_now() if last else (), start=1)}
     known = list(group.profiles.values_list("name", flat=True))
     form = SheetPlayersForm(request.POST if request.method == "POST" else None, initial=initial, known=known)
     if request.method == "POST" and form.is_valid():

@@ -146,6 +146,19 @@ def test_renaming_a_player_keeps_the_group_page_the_statistics_and_their_page_in
     assert "<strong>Rhoda</strong>: 2 players: 1/1 · 3 players: 1/1" in stats
 
 
+def test_a_new_game_proposes_the_last_games_players_by_their_names_now(
+    member_client: Client, group: Group, game: Game
+) -> None:
+    """After a rename, the new game's form proposes the new name: the old one would make a second player."""
+    finished_forest(game)
+    red = group.profiles.get(name="Red")
+    member_client.post(f"/groups/{group.pk}/players/{red.pk}/", {"name": "Rhoda"})
+    okanagan = member_client.get(f"/groups/{group.pk}/games/new/").content.decode()
+    assert 'value="Rhoda"' in okanagan and 'value="Red"' not in okanagan
+    cooper = member_client.get(f"/groups/{group.pk}/sheets/new/cooper_island/").content.decode()
+    assert 'value="Rhoda"' in cooper and 'value="Red"' not in cooper
+
+
 def test_every_count_comes_from_one_module(group: Group, game: Game) -> None:
     finished_forest(game)
     cooper(group, ("Red", 50, 0), ("White", 40, 0))
