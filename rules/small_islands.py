@@ -19,7 +19,6 @@ from .sheets import (
     rank_scores,
     read_players,
     read_whole_list,
-    tied_groups,
 )
 
 FORMAT: Final = "small-islands-sheet/1"
@@ -173,16 +172,18 @@ def _standings(sheet: SmallIslandsSheet) -> list[Standing]:
 
 
 def last_tile_needed(sheet: SmallIslandsSheet) -> bool:
-    """Whether players tie on score, houses and ports, so who placed the last tile decides."""
-    return bool(tied_groups([key[:3] for key in _keys(_standings(sheet), sheet.last_tile_by)], 3))
+    """Whether players tie for the win on score, houses and ports, so who placed the last tile decides who wins."""
+    return bool(last_tile_candidates(sheet))
 
 
 def last_tile_candidates(sheet: SmallIslandsSheet) -> tuple[str, ...]:
-    """The players tied on score, houses and ports, in sheet order: who placed the last tile among them
-    decides (empty when it decides nothing)."""
-    keys = _keys(_standings(sheet), sheet.last_tile_by)
-    tied = {index for group in tied_groups([key[:3] for key in keys], 3) for index in group}
-    return tuple(player.name for index, player in enumerate(sheet.players) if index in tied)
+    """The players tied for the win on score, houses and ports, in sheet order: who placed the last tile among
+    them wins (empty when it decides nothing; a tie below the first place is shared unless the sheet says who
+    placed the last tile)."""
+    keys = [key[:3] for key in _keys(_standings(sheet), sheet.last_tile_by)]
+    best = max(keys, default=None)
+    tied = [index for index, key in enumerate(keys) if key == best]
+    return tuple(sheet.players[index].name for index in tied) if len(tied) > 1 else ()
 
 
 def score_small_islands_sheet(sheet: SmallIslandsSheet) -> SheetResult:

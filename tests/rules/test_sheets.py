@@ -223,8 +223,8 @@ def test_with_three_players_any_six_of_the_eight_cards_may_be_used() -> None:
     assert score_cooper_island(sheet).to_json()["players"][0]["royal_order_points"] == 2
 
 
-def test_the_last_tile_candidates_are_the_players_tied_on_points_houses_and_ports() -> None:
-    from rules import last_tile_candidates, parse_small_islands
+def test_the_last_tile_candidates_are_the_players_tied_for_the_win_on_points_houses_and_ports() -> None:
+    from rules import last_tile_candidates, last_tile_needed, parse_small_islands
 
     def islander(name: str, prestige: int, houses: int) -> dict[str, object]:
         return {
@@ -241,3 +241,8 @@ def test_the_last_tile_candidates_are_the_players_tied_on_points_houses_and_port
     assert last_tile_candidates(parse_small_islands(sheet)) == ("Ann", "Ben")
     sheet["players"][1]["houses"] = 6  # type: ignore[index]
     assert last_tile_candidates(parse_small_islands(sheet)) == ()
+    # A tie below the first place does not decide the winner: no question (it stays shared).
+    sheet = {"format": "small-islands-sheet/1", "players": [islander("Ann", 20, 5), islander("Ben", 20, 5),
+                                                             islander("Cy", 44, 4)]}  # fmt: skip
+    assert last_tile_candidates(parse_small_islands(sheet)) == ()
+    assert not last_tile_needed(parse_small_islands(sheet))
