@@ -217,7 +217,7 @@ def tour(page: Any, base: str, name: str, check: Callable[[str], None], table_on
     stage("player (adjust)")
     tap(page, "White")
     stage("changes (adjust)")
-    tap(page, "one more Gold nuggets")
+    tap(page, "one more gold nugget")
     expect(page.locator("#count-nuggets")).to_have_text("1")
     save(page)
 

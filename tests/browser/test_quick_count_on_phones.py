@@ -39,7 +39,7 @@ def count_mine(page: Any, chips: dict[str, int], nuggets: int, card: str) -> Non
     for label, number in chips.items():
         chip(page, label, number)
     for shown in range(1, nuggets + 1):
-        tap(page, "one more Gold nuggets")
+        tap(page, "one more gold nugget")
         expect(page.locator("#count-nuggets")).to_have_text(str(shown))
     page.wait_for_load_state("networkidle")  # the taps waiting on the phone have reached the server
     for scheme in ("light", "dark"):

@@ -101,7 +101,7 @@ def test_taps_made_offline_are_kept_told_and_sent_in_order_when_the_connection_r
     phone.context.set_offline(True)
     tap(phone, "one more green circle")
     tap(phone, "one more green circle")
-    tap(phone, "one more Gold nuggets")
+    tap(phone, "one more gold nugget")
     tap(phone, "Save")  # it would save nothing if it came before the counts: the order matters
     expect(phone.locator("#count-green-circle")).to_have_text("2")
     expect(phone.locator("#count-nuggets")).to_have_text("1")
@@ -183,11 +183,11 @@ def test_a_tap_made_after_the_tap_that_saves_is_named_as_not_taken(live_server: 
     phone.context.set_offline(True)
     tap(phone, "one more green circle")
     tap(phone, "Save")
-    tap(phone, "one more Gold nuggets")  # after Save: the entry will be over when it could be sent
+    tap(phone, "one more gold nugget")  # after Save: the entry will be over when it could be sent
     phone.context.set_offline(False)
     expect(phone).to_have_url(re.compile(rf"/games/{game.pk}/\?saved=0$"), timeout=WAITS)
     expect(phone.locator("#saved #dropped")).to_have_text(
-        re.compile(r"^Not taken by the game: .*Gold nuggets.* \(tapped after the entry was saved\)\.$")
+        re.compile(r"^Not taken by the game: .*gold nugget.* \(tapped after the entry was saved\)\.$")
     )
     assert stored_events(game)[-1] == {"type": "adjust", "player": "White", "rewards": {"green-circle": 1}}
     phone.reload()  # said once
