@@ -72,8 +72,33 @@ def terms(query: str, language: str = "en") -> list[str]:
 
 def search_rules(query: str, language: str, limit: int = 8, game: str = "") -> list[Hit]:
     """The rules answering ``query`` in ``language``, best first; ``game`` (a :class:`Game` value)
-    is the game the reader is looking at, whose rules come first."""
+    is the game the reader is looking at, whose rules come first. A question that finds nothing in the reader's
+    language is asked in the others (a phone set to English, a question typed in Korean), and the rules it finds
+    are shown in the reader's language."""
     ensure_index()
+    scored = _scored(query, language, game)
+    if not scored:
+        others = (_scored(query, other, game) for other, _name in settings.LANGUAGES if other != language)
+        scored = max(others, key=lambda found: max((hit.score for hit in found), default=0.0), default=[])
+        texts = {
+            row.rule_id: row
+            for row in RuleText.objects.filter(language=language, rule_id__in=[hit.rule.id for hit in scored])
+        }
+        scored = [
+            Hit(hit.rule, texts[hit.rule.id].title, texts[hit.rule.id].text, hit.score)
+            for hit in scored
+            if hit.rule.id in texts
+        ]
+    if not scored:
+        return []
+    order = {rule.id: index for index, rule in enumerate(RULES)}
+    scored.sort(key=lambda hit: (-round(hit.score, 6), SOURCE_ORDER.index(hit.rule.source), order[hit.rule.id]))
+    best = scored[0].score
+    return [hit for hit in scored if hit.score >= CUTOFF * best][:limit]
+
+
+def _scored(query: str, language: str, game: str) -> list[Hit]:
+    """Every rule of the index of ``language`` that ``query`` matches, with its score (unsorted)."""
     asked = query_terms(query[:200], language)[:MAX_TERMS]
     if not asked:
         return []
@@ -91,12 +116,7 @@ def search_rules(query: str, language: str, limit: int = 8, game: str = "") -> l
         score *= GAME_BOOST if rule.game == game else 1.0
         if score > 0:
             scored.append(Hit(rule, row.title, row.text, score))
-    if not scored:
-        return []
-    order = {rule.id: index for index, rule in enumerate(RULES)}
-    scored.sort(key=lambda hit: (-round(hit.score, 6), SOURCE_ORDER.index(hit.rule.source), order[hit.rule.id]))
-    best = scored[0].score
-    return [hit for hit in scored if hit.score >= CUTOFF * best][:limit]
+    return scored
 
 
 @dataclass(frozen=True)

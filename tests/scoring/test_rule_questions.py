@@ -56,6 +56,17 @@ def test_the_questions_it_used_to_miss_find_their_rule_first(query: str, languag
     assert hits and hits[0].rule.id == expected, [hit.rule.id for hit in hits]
 
 
+def test_a_question_in_another_language_than_the_page_s_finds_its_rules_in_the_reader_s_language() -> None:
+    """A phone set to English, a question typed in Korean or Chinese: the rules it finds, said in English."""
+    korean = search_rules("금덩이 카드가 없으면", "en", game="okanagan")
+    assert korean and korean[0].rule.id.startswith("okanagan.")
+    assert all(not any("\uac00" <= char <= "\ud7a3" for char in hit.text) for hit in korean)  # English texts
+    chinese = search_rules("影響力平手誰決定", "en", game="okanagan")
+    assert chinese and chinese[0].rule.id == "okanagan.influence.tie"
+    assert chinese[0].text.startswith("When players tie on influence")
+    assert search_rules("zzqx", "en") == []
+
+
 def test_the_game_the_reader_is_looking_at_comes_first() -> None:
     assert search_rules("tie for the win", "en", game="okanagan")[0].rule.id == "okanagan.winner.tokens"
     assert search_rules("tie for the win", "en", game="small_islands")[0].rule.id == "small_islands.tie.houses"
