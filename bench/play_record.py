@@ -545,7 +545,7 @@ def stage_changes(robot: Robot, event: dict[str, Any], me: str) -> None:
     counters(robot, event.get("rewards", {}))
     nuggets = event.get("nuggets", 0)
     for _ in range(abs(nuggets)):
-        robot.tap("button", f"{'one more' if nuggets > 0 else 'one less'} Gold nuggets")
+        robot.tap("button", "one more gold nugget" if nuggets > 0 else "one gold nugget less")
     if event.get("note"):
         robot.type("Why (optional)", event["note"])
     robot.tap("button", "Save")
