@@ -16,7 +16,7 @@ from django.contrib.auth.models import User
 from playwright.sync_api import expect
 
 from scoring.calculators import CALCULATORS
-from scoring.log import NewGame, change_log, create_game, create_games
+from scoring.log import NewGame, change_log, create_game, create_games, create_sheet_game
 from scoring.models import Game, Group, Seat
 
 from .test_play_on_a_phone import cell, chip, closer, in_entry, score_a_territory, tap, tie, why, why_saved
@@ -26,6 +26,16 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
 PLAYERS = ("White", "Red", "Yellow")
 TERRITORIES = ("forest", "lake", "field", "mountain")
+
+
+COOPER_SHEET = {
+    "format": "cooper-island-sheet/1",
+    "players": [
+        {"name": name, "logbooks": logbooks, "spaces_past_logbook": [1, 0], "royal_orders": {}, "buildings": 3,
+         "leftovers": {"coins": 0, "resources": 0, "cartographer": 0, "tiles": 0}, "anchors": 0, "empty_spaces": 1}
+        for name, logbooks in (("Ann", 4), ("Ben", 3))
+    ],
+}  # fmt: skip
 
 
 def serious(page: Any) -> list[str]:
@@ -115,6 +125,8 @@ def tour(page: Any, base: str, name: str, check: Callable[[str], None], table_on
         page.get_by_label("Logbooks", exact=True).fill("2")
         tap(page, "Save Ben's line")
         check("sheet review")
+        finished = create_sheet_game(group, COOPER_SHEET)
+        visit(f"/games/{finished.pk}/", "sheet game over: the result and its share card")
         visit(f"/games/{sheet.pk}/delete/", "delete a game")
         visit("/accounts/password/", "password")
     visit(f"/games/{game.pk}/", "game, who is this phone?")
@@ -220,6 +232,10 @@ def tour(page: Any, base: str, name: str, check: Callable[[str], None], table_on
     tap(page, "one more gold nugget")
     expect(page.locator("#count-nuggets")).to_have_text("1")
     save(page)
+    page.goto(f"{at}/events/new/holdings/")  # the quick count: a player, then their tokens and nuggets
+    tap(page, "White")
+    stage("count (quick count)")
+    page.goto(f"{at}/")
 
     visit(f"/games/{game.pk}/", "game")
     tap(page, "I am White")
