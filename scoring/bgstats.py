@@ -16,7 +16,7 @@ name) and a seat whose player was removed (the play's uuid and the seat's name).
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any, Protocol
@@ -28,6 +28,7 @@ from django.utils.translation import gettext, ngettext
 from rules import TITLES, NuggetLadder, Title, name_key
 
 from .models import Game, Profile
+from .streams import json_object
 from .wording import NUGGET_LADDERS
 
 SOURCE_NAME = "Okanagan Companion"
@@ -218,36 +219,40 @@ def web_link(play: Play) -> str:
     return WEB_URL + link_data(play)
 
 
-def bgsplay(plays: Sequence[Play], me: UUID | None = None) -> dict[str, Any]:
-    """A ``.bgsplay`` file of ``plays``: its players, locations and games once each, with ids local to the
-    file; ``userInfo.meRefId`` is the player whose uuid is ``me`` when they are in it (else left out)."""
+def bgsplay(plays: Iterable[Play], me: UUID | None = None) -> Iterator[str]:
+    """A ``.bgsplay`` file of ``plays``, as JSON text in pieces (:func:`scoring.streams.json_object`): each play
+    as it comes, then its players, locations and games, once each, with ids local to the file;
+    ``userInfo.meRefId`` is the player whose uuid is ``me`` when they are in it (else left out).
+
+    The plays come before the lists they refer to, so that the file is written as the plays are read (JSON's
+    members have no order; BG Stats reads the file whole)."""
     players: dict[str, dict[str, Any]] = {}
     locations: dict[str, dict[str, Any]] = {}
     games: dict[str, dict[str, Any]] = {}
-    out_plays = []
-    for play in plays:
-        date = play_date(play.ended)
-        game = games.setdefault(play.title.key, _game_entry(len(games) + 1, play.title, date))
-        location = locations.setdefault(play.location, _location_entry(len(locations) + 1, play.location, date))
-        scores = []
-        for line in play.players:
-            player = players.setdefault(line.uuid, _player_entry(len(players) + 1, line, date))
-            for entry in (game, location, player):
-                entry["modificationDate"] = max(entry["modificationDate"], date)
-            scores.append(
-                {
-                    "playerRefId": player["id"],
-                    "score": str(line.score),
-                    "winner": line.winner,
-                    "startPlayer": line.start_player,
-                    "newPlayer": False,
-                    "rank": line.rank,
-                    "seatOrder": line.seat,
-                    "role": "",
-                }
-            )
-        out_plays.append(
-            {
+
+    def entries() -> Iterator[dict[str, Any]]:
+        for play in plays:
+            date = play_date(play.ended)
+            game = games.setdefault(play.title.key, _game_entry(len(games) + 1, play.title, date))
+            location = locations.setdefault(play.location, _location_entry(len(locations) + 1, play.location, date))
+            scores = []
+            for line in play.players:
+                player = players.setdefault(line.uuid, _player_entry(len(players) + 1, line, date))
+                for entry in (game, location, player):
+                    entry["modificationDate"] = max(entry["modificationDate"], date)
+                scores.append(
+                    {
+                        "playerRefId": player["id"],
+                        "score": str(line.score),
+                        "winner": line.winner,
+                        "startPlayer": line.start_player,
+                        "newPlayer": False,
+                        "rank": line.rank,
+                        "seatOrder": line.seat,
+                        "role": "",
+                    }
+                )
+            yield {
                 "uuid": play.uuid,
                 "playDate": date,
                 "entryDate": play_date(play.entered),
@@ -263,16 +268,17 @@ def bgsplay(plays: Sequence[Play], me: UUID | None = None) -> dict[str, Any]:
                 "rounds": 0,
                 "playerScores": scores,
             }
-        )
-    me_key = upper(me) if me is not None else None
-    return {
-        "about": ABOUT,
-        "players": list(players.values()),
-        "locations": list(locations.values()),
-        "games": list(games.values()),
-        "plays": out_plays,
-        "userInfo": {"meRefId": players[me_key]["id"]} if me_key in players else {},
-    }
+
+    def lists() -> dict[str, object]:
+        me_key = upper(me) if me is not None else None
+        return {
+            "players": list(players.values()),
+            "locations": list(locations.values()),
+            "games": list(games.values()),
+            "userInfo": {"meRefId": players[me_key]["id"]} if me_key in players else {},
+        }
+
+    return json_object({"about": ABOUT}, "plays", entries(), lists)
 
 
 def _player_entry(number: int, line: PlayerLine, date: str) -> dict[str, Any]:

@@ -4,7 +4,7 @@ group), and a CSV of every play, one row per player per game."""
 from __future__ import annotations
 
 import csv
-import io
+from collections.abc import Iterator
 from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
@@ -16,12 +16,13 @@ from django.db import transaction
 from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
 
-from rules import RulesError, hide_objectives, names_problem, parse_record, score_record
+from rules import EventType, RulesError, hide_objectives, names_problem, parse_record, score_record
 
 from .forms import checked_name, checked_text
 from .log import NewGame, Profiles, create_games, seat_results, sheet_game
 from .models import GROUP_NAME_LENGTH, Game, Group
 from .statistics import OKANAGAN_PARTS, plays
+from .streams import json_object
 from .wording import error_text, say
 
 BACKUP_FORMAT = "okanagan-companion-backup/1"
@@ -53,33 +54,50 @@ def exported_document(game: Game) -> dict[str, Any]:
     """The game's document as it leaves the site (its export, the group's backup). A game in progress
     leaves out its objective cards, secret until the end, and says how many each player holds (the
     record's ``hidden``); a finished game's record is whole."""
+    document = game_document(game)
     if game.is_okanagan and game.is_playing:
-        return hide_objectives(parse_record(game.record())).to_json()
-    return game_document(game)
+        try:
+            return hide_objectives(parse_record(document)).to_json()
+        except RulesError:  # a log the rules refuse (a database edited by hand, which check_data names): as stored,
+            # its cards left out all the same; restoring or importing it says what the rules refuse
+            events = [
+                event
+                for event in document["events"]
+                if isinstance(event, dict) and event.get("type") != EventType.OBJECTIVES
+            ]
+            return document | {"events": events}
+    return document
 
 
-def backup(group: Group) -> dict[str, Any]:
-    """Everything of the group that makes its history: players, and every game with its document."""
-    games = group.games.order_by("created", "pk").prefetch_related("seats", "events")
-    return {
+BACKUP_CHUNK = 50
+"""How many games the backup reads at a time (with their seats and events: three queries)."""
+
+
+def backup(group: Group) -> Iterator[str]:
+    """Everything of the group that makes its history, as JSON text in pieces (:func:`scoring.streams.json_object`):
+    its players, then every game with its document, one a line, read :data:`BACKUP_CHUNK` games at a time."""
+    profiles = list(group.profiles.order_by("name"))
+    head = {
         "format": BACKUP_FORMAT,
         "group": group.name,
-        "players": [profile.name for profile in group.profiles.order_by("name")],
-        "player_uuids": {profile.name: str(profile.uuid) for profile in group.profiles.order_by("name")},
-        "games": [
-            {
-                "kind": game.kind,
-                "uuid": str(game.uuid),
-                "created": game.created.isoformat(),
-                "finished": game.finished.isoformat() if game.finished else None,
-                "status": game.status,
-                "promos": game.promos,
-                "document": exported_document(game),
-            }
-            for game in games
-            if game.is_okanagan or game.sheet is not None  # a sheet never scored yet has no document
-        ],
+        "players": [profile.name for profile in profiles],
+        "player_uuids": {profile.name: str(profile.uuid) for profile in profiles},
     }
+    games = group.games.order_by("created", "pk").prefetch_related("seats", "events")
+    entries = (
+        {
+            "kind": game.kind,
+            "uuid": str(game.uuid),
+            "created": game.created.isoformat(),
+            "finished": game.finished.isoformat() if game.finished else None,
+            "status": game.status,
+            "promos": game.promos,
+            "document": exported_document(game),
+        }
+        for game in games.iterator(chunk_size=BACKUP_CHUNK)
+        if game.is_okanagan or game.sheet is not None  # a sheet never scored yet has no document
+    )
+    return json_object(head, "games", entries)
 
 
 MAX_RESTORED_GAMES = 500
@@ -195,20 +213,25 @@ def _date(value: object) -> datetime | None:
     return date if date is not None and EARLIEST <= date <= LATEST else None
 
 
-def plays_csv(group: Group) -> str:
-    """Every play of the group's finished games, in the order they were played: one row per player per game,
-    from the results stored when each game finished (in one query, however many games), the player under
-    their current name as the statistics show them."""
-    out = io.StringIO()
-    writer = csv.writer(out)
-    writer.writerow(CSV_COLUMNS)
+class _Line:
+    """What :func:`csv.writer` writes to, to have each row as its text."""
+
+    def write(self, text: str) -> str:
+        return text
+
+
+def plays_csv(group: Group) -> Iterator[str]:
+    """Every play of the group's finished games, in the order they were played, as CSV text a row at a time: one
+    row per player per game, from the results stored when each game finished (read from one query, however many
+    games), the player under their current name as the statistics show them."""
+    writer = csv.writer(_Line())
+    yield writer.writerow(CSV_COLUMNS)
     for play in plays(group):
         parts = play.parts if play.kind == Game.Kind.OKANAGAN else {}
         row = [play.game_id, play.day.isoformat(), play.kind.value, Game.Status.FINISHED.value, play.players,
                play.seat, play.name, play.total, play.rank, int(play.won),
                *(parts.get(part, "") for part in OKANAGAN_PARTS)]  # fmt: skip
-        writer.writerow([spreadsheet_safe(cell) for cell in row])
-    return out.getvalue()
+        yield writer.writerow([spreadsheet_safe(cell) for cell in row])
 
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")

@@ -18,9 +18,11 @@ function runs the same number of queries however many games the group has.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import date
+from itertools import groupby
+from operator import itemgetter
 
 from rules import PARTS, name_key
 from rules.catalogue import Game as RulesGame
@@ -74,35 +76,37 @@ FIELDS = (
 )
 
 
-def plays(group: Group) -> list[Play]:
-    """Every play of the group's finished games, in the order the games were played (then seat order), in one
-    query."""
-    rows = list(
+PLAYS_CHUNK = 2000
+"""How many seats :func:`plays` reads at a time: memory does not grow with the group."""
+
+
+def plays(group: Group) -> Iterator[Play]:
+    """Every play of the group's finished games, in the order the games were played (then seat order), from one
+    query read :data:`PLAYS_CHUNK` seats at a time."""
+    rows = (
         Seat.objects.filter(game__group=group, game__status=Game.Status.FINISHED)
         .exclude(rank=None)
         .exclude(total=None)
         .order_by("game__finished", "game__created", "game_id", "position")
         .values_list(*FIELDS)
+        .iterator(chunk_size=PLAYS_CHUNK)
     )
-    seats: dict[int, int] = defaultdict(int)
-    for row in rows:
-        seats[row[0]] += 1
-    return [
-        Play(
-            game_id=game_id,
-            kind=Game.Kind(kind),
-            day=(finished or created).date(),
-            seat=position + 1,
-            key=(profile_id, "") if profile_id is not None else (0, name_key(name)),
-            profile_id=profile_id,
-            name=profile_name if profile_name is not None else name,
-            total=total,
-            rank=rank,
-            players=seats[game_id],
-            parts=parts or {},
-        )
-        for game_id, kind, finished, created, position, name, profile_id, profile_name, total, rank, parts in rows
-    ]
+    for _game_id, game_rows in groupby(rows, key=itemgetter(0)):  # a game's seats come together
+        seats = list(game_rows)
+        for game_id, kind, finished, created, position, name, profile_id, profile_name, total, rank, parts in seats:
+            yield Play(
+                game_id=game_id,
+                kind=Game.Kind(kind),
+                day=(finished or created).date(),
+                seat=position + 1,
+                key=(profile_id, "") if profile_id is not None else (0, name_key(name)),
+                profile_id=profile_id,
+                name=profile_name if profile_name is not None else name,
+                total=total,
+                rank=rank,
+                players=len(seats),
+                parts=parts or {},
+            )
 
 
 @dataclass
@@ -186,7 +190,7 @@ class GameStats:
     head_to_head: list[HeadToHead]
 
 
-def group_stats(group: Group, played: Sequence[Play] | None = None) -> list[GameStats]:
+def group_stats(group: Group, played: Iterable[Play] | None = None) -> list[GameStats]:
     """For each game the group has finished plays of, each player's record and the head-to-heads (from
     ``played``, if the caller has read the plays already)."""
     by_kind: dict[Game.Kind, dict[int, list[Play]]] = defaultdict(dict)

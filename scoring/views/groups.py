@@ -8,7 +8,7 @@ from django.contrib.auth.models import User
 from django.core.paginator import Paginator
 from django.db import transaction
 from django.db.models import Prefetch
-from django.http import HttpResponse, JsonResponse
+from django.http import HttpResponse, HttpResponseBase
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -23,6 +23,7 @@ from scoring.models import Group, Seat
 from scoring.portability import BadBackup, backup, plays_csv, restore
 from scoring.rate_limits import over_limit, too_many
 from scoring.statistics import group_summary, player_stats
+from scoring.streams import download
 
 GAMES_PER_PAGE = 20
 """The group page lists its games newest first, this many a page."""
@@ -138,21 +139,17 @@ def invite(request: HtmxHttpRequest, token: str) -> HttpResponse:
 
 
 @require_safe
-def group_backup(request: HtmxHttpRequest, group_id: int) -> HttpResponse:
-    """The group's full backup, as a JSON file."""
+def group_backup(request: HtmxHttpRequest, group_id: int) -> HttpResponseBase:
+    """The group's full backup, as a JSON file sent as it is read (:mod:`scoring.streams`)."""
     group = member_group(request, group_id)
-    response = JsonResponse(backup(group), json_dumps_params={"indent": 2, "ensure_ascii": False})
-    response["Content-Disposition"] = f'attachment; filename="okanagan-group-{group.pk}.json"'
-    return response
+    return download(backup(group), "application/json", f"okanagan-group-{group.pk}.json")
 
 
 @require_safe
-def group_plays_csv(request: HtmxHttpRequest, group_id: int) -> HttpResponse:
-    """Every play of the group, one row per player per game, as CSV."""
+def group_plays_csv(request: HtmxHttpRequest, group_id: int) -> HttpResponseBase:
+    """Every play of the group, one row per player per game, as CSV sent as it is read."""
     group = member_group(request, group_id)
-    response = HttpResponse(plays_csv(group), content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="okanagan-plays-{group.pk}.csv"'
-    return response
+    return download(plays_csv(group), "text/csv; charset=utf-8", f"okanagan-plays-{group.pk}.csv")
 
 
 @login_required

@@ -15,6 +15,7 @@ import pytest
 from django.contrib.auth.models import User
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
+from django.utils import translation
 
 from rules import TITLES
 from scoring.log import create_game, create_sheet_game, finish
@@ -84,7 +85,7 @@ def bgsplay(client: Client, url: str) -> dict[str, Any]:
     assert response.status_code == 200
     assert response["Content-Type"].startswith("application/json")
     assert re.fullmatch(r'attachment; filename="[a-z0-9-]+\.bgsplay"', response["Content-Disposition"])
-    data: dict[str, Any] = json.loads(response.content)
+    data: dict[str, Any] = json.loads(response.getvalue())  # streamed
     return data
 
 
@@ -213,6 +214,10 @@ def test_the_link_speaks_the_reader_s_language(member_client: Client, group: Gro
     data = link_data(page_links(member_client, game)["bgstats-app"])
     assert (data["comments"], data["board"]) == ("Victoire partagée : Ann, Ben, Cy", "Tuiles promo")
     assert data["game"]["name"] == "Okanagan: Valley of the Lakes"  # BoardGameGeek's title, in every language
+    response = member_client.get(f"/groups/{group.pk}/plays.bgsplay")
+    with translation.override("en"):  # the file is made as it is sent, after the view: in the reader's language
+        [play] = json.loads(response.getvalue())["plays"]
+    assert (play["comments"], play["board"]) == ("Victoire partagée : Ann, Ben, Cy", "Tuiles promo")
 
 
 def test_a_game_not_played_in_one_sitting_has_an_unknown_duration(member_client: Client, group: Group) -> None:
@@ -297,7 +302,7 @@ def test_a_restored_backup_keeps_the_uuids(owner_client: Client, group: Group) -
     finished_okanagan(group, "okanagan-shared-victory")
     create_sheet_game(group, load("small-islands-spec-example"))
     before = bgsplay(owner_client, f"/groups/{group.pk}/plays.bgsplay")
-    upload = SimpleUploadedFile("backup.json", json.dumps(backup(group)).encode())
+    upload = SimpleUploadedFile("backup.json", "".join(backup(group)).encode())
     response = owner_client.post("/groups/restore/", {"backup": upload})
     assert response.status_code == 302
     restored = Group.objects.exclude(pk=group.pk).get()
@@ -308,7 +313,7 @@ def test_a_restored_backup_keeps_the_uuids(owner_client: Client, group: Group) -
 
 def test_a_backup_without_uuids_or_with_bad_ones_still_restores(owner_client: Client, group: Group) -> None:
     finished_okanagan(group, "okanagan-shared-victory")
-    data = backup(group)
+    data = json.loads("".join(backup(group)))
     data["player_uuids"] = {"Ann": "not a uuid", "Ben": 7}
     data["games"][0]["uuid"] = ["nope"]
     upload = SimpleUploadedFile("backup.json", json.dumps(data).encode())

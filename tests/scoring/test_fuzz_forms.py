@@ -126,7 +126,8 @@ def test_odd_drafts_are_refused_by_their_signature_never_a_server_error(
         assert not game.events.exists() and not game.drafts.exists()
     assert response.status_code in {200, 302, 422}, (text, response.status_code)
     for url in (f"/games/{game.pk}/", f"/games/{game.pk}/record.json", f"/groups/{game.group_id}/backup.json"):
-        assert member_client.get(url).status_code == 200
+        response = member_client.get(url)
+        assert response.status_code == 200 and response.getvalue()  # the backup streamed to its end
 
 
 STORABLE = st.recursive(  # JSON a database stores (PostgreSQL refuses NUL and lone surrogates)
@@ -202,4 +203,5 @@ def test_odd_backups_are_refused_with_a_message_or_restored(member_client: Clien
     assert response.status_code in {302, 422}, (document, response.status_code)
     if response.status_code == 302:
         assert member_client.get(response["Location"]).status_code == 200
-        assert member_client.get(response["Location"] + "backup.json").status_code == 200
+        restored = member_client.get(response["Location"] + "backup.json")
+        assert restored.status_code == 200 and json.loads(restored.getvalue())  # streamed to its end

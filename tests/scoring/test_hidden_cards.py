@@ -11,7 +11,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
 from scoring.log import create_game, finish
-from scoring.models import Game, Group
+from scoring.models import Event, Game, Group
 
 from .conftest import FOREST_PLAYERS
 from .test_game_pages import FOREST, add_events
@@ -51,7 +51,7 @@ def what_leaves(client: Client, game: Game) -> dict[str, str]:
         f"/groups/{game.group_id}/stats/",
         f"/groups/{game.group_id}/players/{red.pk}/",
     )
-    return {url: CSRF_TOKEN.sub(r"\1", client.get(url).content.decode()) for url in urls}
+    return {url: CSRF_TOKEN.sub(r"\1", client.get(url).getvalue().decode()) for url in urls}
 
 
 def test_nothing_of_the_cards_of_a_game_in_progress_leaves_but_their_count(
@@ -81,7 +81,7 @@ def test_a_finished_game_exports_its_cards(member_client: Client, game: Game) ->
     finish(game, game.revision)
     record = json.loads(member_client.get(f"/games/{game.pk}/record.json").content)
     assert record["events"][1] == RED_CARDS and "hidden" not in record
-    backup = json.loads(member_client.get(f"/groups/{game.group_id}/backup.json").content)
+    backup = json.loads(member_client.get(f"/groups/{game.group_id}/backup.json").getvalue())
     assert backup["games"][0]["document"] == record
 
 
@@ -108,7 +108,7 @@ def test_a_backup_restores_a_game_in_progress_without_its_cards(
 ) -> None:
     a_finished_game(group)
     add_events(game, FOREST, RED_CARDS)
-    data = json.loads(member_client.get(f"/groups/{group.pk}/backup.json").content)
+    data = json.loads(member_client.get(f"/groups/{group.pk}/backup.json").getvalue())
     hidden = data["games"][0]["document"]
     data["games"].append(data["games"][0] | {"status": "finished"})  # edited by hand: hidden cards, yet finished
     someone = User.objects.create_user("rita", password="pw-rita-123")
@@ -120,3 +120,22 @@ def test_a_backup_restores_a_game_in_progress_without_its_cards(
     assert [restored_game.status for restored_game in restored] == ["playing", "finished", "playing"]
     assert [event.data["type"] for event in restored[0].events.all()] == ["territory"]
     assert restored[0].record() | {"hidden": hidden["hidden"]} == hidden
+
+
+def test_a_log_the_rules_refuse_still_leaves_whole_and_without_its_cards(
+    member_client: Client, group: Group, game: Game
+) -> None:
+    """Only a database edited by hand holds such a log (``check_data`` names it). The backup is sent as it is
+    read, so nothing may fail once it has started: the game leaves as stored, its cards left out all the same,
+    and restoring the backup says which game the rules refuse."""
+    add_events(game, FOREST, RED_CARDS)
+    Event.objects.create(game=game, index=2, data={"type": "territory", "territory": "nowhere"})
+    backup = member_client.get(f"/groups/{group.pk}/backup.json").getvalue().decode()
+    record = member_client.get(f"/games/{game.pk}/record.json").content.decode()
+    for text in (backup, record):
+        assert not [secret for secret in SECRETS if secret in text]
+    [entry] = json.loads(backup)["games"]
+    assert entry["document"] == json.loads(record)
+    assert [event["type"] for event in entry["document"]["events"]] == ["territory", "territory"]
+    response = member_client.post("/groups/restore/", {"backup": SimpleUploadedFile("b.json", backup.encode())})
+    assert response.status_code == 422 and "Game 1 cannot be restored" in response.content.decode()

@@ -36,28 +36,29 @@ def summary(group: Group) -> list[tuple[str, int, int, float | None, int | None]
 def test_a_backup_restores_into_an_identical_group(member_client: Client, group: Group, game: Game) -> None:
     a_history(member_client, group, game)
     exported = member_client.get(f"/groups/{group.pk}/backup.json")
-    assert exported["Content-Disposition"].startswith("attachment")
+    assert exported["Content-Disposition"] == f'attachment; filename="okanagan-group-{group.pk}.json"'
+    body = exported.getvalue()  # streamed: read once
     someone = User.objects.create_user("rita", password="pw-rita-123")
     client = Client()
     client.force_login(someone)
-    response = client.post("/groups/restore/", {"backup": SimpleUploadedFile("backup.json", exported.content)})
+    response = client.post("/groups/restore/", {"backup": SimpleUploadedFile("backup.json", body)})
     copy = Group.objects.get(owner=someone)
     assert response["Location"] == f"/groups/{copy.pk}/"
-    again = json.loads(client.get(f"/groups/{copy.pk}/backup.json").content)
-    assert again == json.loads(exported.content)
+    again = json.loads(client.get(f"/groups/{copy.pk}/backup.json").getvalue())
+    assert again == json.loads(body)
     assert summary(copy) == summary(group)
     assert plays(client, copy) == plays(member_client, group)
 
 
 def plays(client: Client, group: Group) -> list[dict[str, str]]:
     """The CSV's rows without the game ids (a restored game has a new id)."""
-    text = client.get(f"/groups/{group.pk}/plays.csv").content.decode()
+    text = client.get(f"/groups/{group.pk}/plays.csv").getvalue().decode()
     return [{key: value for key, value in row.items() if key != "game_id"} for row in csv.DictReader(io.StringIO(text))]
 
 
 def test_the_csv_has_a_row_per_player_per_finished_game(member_client: Client, group: Group, game: Game) -> None:
     a_history(member_client, group, game)
-    rows = list(csv.DictReader(io.StringIO(member_client.get(f"/groups/{group.pk}/plays.csv").content.decode())))
+    rows = list(csv.DictReader(io.StringIO(member_client.get(f"/groups/{group.pk}/plays.csv").getvalue().decode())))
     assert tuple(rows[0]) == CSV_COLUMNS
     assert [(row["game"], row["player"], row["score"], row["rank"], row["won"]) for row in rows] == [
         ("okanagan", "White", "5", "2", "0"),
@@ -70,7 +71,7 @@ def test_the_csv_has_a_row_per_player_per_finished_game(member_client: Client, g
 
 def test_a_bad_backup_is_refused_and_creates_nothing(member_client: Client, group: Group, game: Game) -> None:
     a_history(member_client, group, game)
-    data = json.loads(member_client.get(f"/groups/{group.pk}/backup.json").content)
+    data = json.loads(member_client.get(f"/groups/{group.pk}/backup.json").getvalue())
     data["games"][0]["document"]["events"][0]["picks"] = {}
     groups = Group.objects.count()
     broken = member_client.post("/groups/restore/", {"backup": SimpleUploadedFile("b.json", json.dumps(data).encode())})

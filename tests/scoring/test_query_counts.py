@@ -38,8 +38,10 @@ PAGES: list[tuple[str, Callable[[Game], str], dict[str, str]]] = [
 
 
 def queries(client: Client, url: str, headers: dict[str, str]) -> int:
+    """The queries of a page or file, a streamed one's counted while it is read to its end."""
     with CaptureQueriesContext(connection) as captured:
         response = client.get(url, **headers)  # type: ignore[arg-type]
+        response.getvalue()
     assert response.status_code in {200, 422}, (url, response.status_code)
     return len(captured)
 
@@ -111,3 +113,34 @@ def test_a_history_page_runs_as_many_queries_with_42_finished_games_as_with_22(
     finished_games(group, 20)
     assert group.games.filter(status=Game.Status.FINISHED).count() == 42
     assert queries(member_client, url(group), {}) == few
+
+
+STREAMED: list[tuple[str, str, int]] = [
+    ("CSV of plays", "plays.csv", 0),  # one query, read a chunk of seats at a time
+    ("BG Stats file", "plays.bgsplay", 1),  # each chunk's seats
+    ("backup", "backup.json", 2),  # each chunk's seats and events
+]
+
+
+@pytest.mark.parametrize(("name", "path", "per_chunk"), STREAMED, ids=[name for name, _path, _count in STREAMED])
+def test_a_file_is_sent_as_its_games_are_read_a_chunk_at_a_time(
+    monkeypatch: pytest.MonkeyPatch, member_client: Client, group: Group, name: str, path: str, per_chunk: int
+) -> None:
+    """The group's files are streamed: their first part leaves before any game is read, then the games are read
+    from one query, a chunk of 4 at a time, each chunk costing the same queries: memory and the time to the first
+    byte do not grow with the group."""
+    monkeypatch.setattr("scoring.portability.BACKUP_CHUNK", 4)
+    monkeypatch.setattr("scoring.views.bgstats.PLAYS_CHUNK", 4)
+    monkeypatch.setattr("scoring.statistics.PLAYS_CHUNK", 4 * 3)
+    monkeypatch.setattr("scoring.streams.PART_SIZE", 1)  # a part for each piece: each row, game or play
+    url = f"/groups/{group.pk}/{path}"
+    finished_games(group, 8)  # 2 chunks
+    with CaptureQueriesContext(connection) as captured:
+        response = member_client.get(url)
+        parts = iter(response.streaming_content)  # type: ignore[attr-defined]
+        next(parts)
+        first = len(captured)
+        rest = b"".join(parts)
+    assert rest and len(captured) == first + 1 + 2 * per_chunk  # after the first part: the games', each chunk's
+    finished_games(group, 8)  # 4 chunks
+    assert queries(member_client, url, {}) == len(captured) + 2 * per_chunk

@@ -232,7 +232,7 @@ def test_a_member_corrects_a_scored_sheet_and_the_history_follows(member_client:
     game.refresh_from_db()
     assert game.winners == ["Ben"] and [seat.total for seat in game.seats.all()] == [46, 60]
     assert [(seat.rank, seat.parts["prestige_points"]) for seat in game.seats.all()] == [(2, 34), (1, 60)]
-    stats = member_client.get(f"/groups/{group.pk}/plays.csv").content.decode()
+    stats = member_client.get(f"/groups/{group.pk}/plays.csv").getvalue().decode()
     assert "Ben,60" in stats
 
 
@@ -251,12 +251,12 @@ def test_a_member_deletes_a_game_once_asked_and_it_leaves_the_statistics(
     sheet = a_scored_game(member_client, group)
     confirm = member_client.get(f"/games/{sheet.pk}/delete/").content.decode()
     assert "Delete this game?" in confirm and "Small Islands of" in confirm and "Ann, Ben" in confirm
-    assert "Ann" in member_client.get(f"/groups/{group.pk}/plays.csv").content.decode()
+    assert "Ann" in member_client.get(f"/groups/{group.pk}/plays.csv").getvalue().decode()
     response = member_client.post(f"/games/{sheet.pk}/delete/")
     assert response["Location"] == f"/groups/{group.pk}/"
     assert not Game.objects.filter(pk=sheet.pk).exists()
-    assert "Ann" not in member_client.get(f"/groups/{group.pk}/plays.csv").content.decode()
-    backup = json.loads(member_client.get(f"/groups/{group.pk}/backup.json").content)
+    assert "Ann" not in member_client.get(f"/groups/{group.pk}/plays.csv").getvalue().decode()
+    backup = json.loads(member_client.get(f"/groups/{group.pk}/backup.json").getvalue())
     assert [entry["kind"] for entry in backup["games"]] == ["okanagan"]
     # Okanagan too, in progress or not.
     assert "Delete this game" in member_client.get(f"/games/{game.pk}/").content.decode()
@@ -271,7 +271,7 @@ def test_a_sheet_exports_and_imports_and_a_backup_leaves_out_an_unscored_sheet(
     start(member_client, group, "cooper_island", "Ann", "Ben")  # not scored yet
     exported = member_client.get(f"/games/{game.pk}/record.json")
     assert json.loads(exported.content)["format"] == "small-islands-sheet/1"
-    backup = json.loads(member_client.get(f"/groups/{group.pk}/backup.json").content)
+    backup = json.loads(member_client.get(f"/groups/{group.pk}/backup.json").getvalue())
     assert [entry["kind"] for entry in backup["games"]] == ["small_islands"]
     upload = SimpleUploadedFile("sheet.json", exported.content)
     member_client.post(f"/groups/{group.pk}/games/import/", {"record": upload})

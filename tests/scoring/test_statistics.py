@@ -97,7 +97,7 @@ def test_an_imported_finished_game_and_a_restored_one_store_them(
     )
     imported = group.games.exclude(pk=game.pk).get()
     assert seat_results(imported) == FOREST_RESULT
-    backup = member_client.get(f"/groups/{group.pk}/backup.json").content
+    backup = member_client.get(f"/groups/{group.pk}/backup.json").getvalue()
     member_client.post("/groups/restore/", {"backup": SimpleUploadedFile("b.json", backup)})
     copy = Group.objects.exclude(pk=group.pk).get()
     assert [seat_results(restored) for restored in copy.games.all()] == [FOREST_RESULT, FOREST_RESULT]
@@ -175,7 +175,7 @@ def test_the_csv_names_the_player_as_they_are_called_now(member_client: Client, 
     finished_forest(game)
     red = group.profiles.get(name="Red")
     member_client.post(f"/groups/{group.pk}/players/{red.pk}/", {"name": "Rhoda"})
-    text = member_client.get(f"/groups/{group.pk}/plays.csv").content.decode()
+    text = member_client.get(f"/groups/{group.pk}/plays.csv").getvalue().decode()
     rows = list(csv.DictReader(io.StringIO(text)))
     assert [(row["seat"], row["player"], row["players"], row["rank"], row["won"]) for row in rows] == [
         ("1", "White", "3", "2", "0"),
@@ -197,7 +197,8 @@ def test_no_history_page_replays_a_game(
     monkeypatch.setattr("rules.okanagan.replay", refuse)
     monkeypatch.setattr(documents, "SHEET_SCORERS", dict.fromkeys(documents.SHEET_SCORERS, refuse))
     for url in ("/", "stats/", f"players/{red.pk}/", "plays.csv", "plays.bgsplay"):
-        assert member_client.get(f"/groups/{group.pk}/{url.lstrip('/')}").status_code == 200, url
+        response = member_client.get(f"/groups/{group.pk}/{url.lstrip('/')}")
+        assert response.status_code == 200 and response.getvalue(), url  # the files streamed to their end
 
 
 def test_the_group_page_lists_its_games_a_page_at_a_time(member_client: Client, group: Group) -> None:
