@@ -2,8 +2,10 @@
 
 In process, on a fresh SQLite database with the production code paths (Django's test client). Each group's
 games are 60-event random legal games of Okanagan (one in four a Cooper Island sheet instead), stored finished
-with their results as the engine gives them. Prints, per page and size: the median time of 5 loads, the number
-of queries, and the answer's size.
+with their results as the engine gives them. Prints, per page and size: the median of 5 loads of the time to
+the first byte and to the last (the same for a page; the CSV, the BG Stats file and the backup are streamed),
+the number of queries, the answer's size, and the most memory Python held during one more load (tracemalloc's
+peak, the data already in the database left out).
 
     .venv/bin/python bench/history.py [--games 10 100 1000]
 """
@@ -15,12 +17,17 @@ import statistics
 import sys
 import tempfile
 import time
+import tracemalloc
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.production import in_process  # noqa: E402
+
+if TYPE_CHECKING:
+    from django.test import Client
 
 
 def main() -> None:
@@ -30,9 +37,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         in_process(Path(folder) / "history.sqlite3")
         from django.contrib.auth.models import User
-        from django.db import connection
         from django.test import Client
-        from django.test.utils import CaptureQueriesContext
 
         from rules import score_okanagan
         from scoring.log import NewGame, create_games, seat_results, sheet_game
@@ -69,7 +74,7 @@ def main() -> None:
                 ],
             }
         )  # fmt: skip
-        print(f"{'games':>6} {'page':<14} {'median ms':>10} {'queries':>8} {'KB':>8}")
+        print(f"{'games':>6} {'page':<14} {'first ms':>9} {'total ms':>9} {'queries':>8} {'KB':>8} {'peak MB':>8}")
         for count in args.games:
             group = Group.objects.create(name=f"History {count}", owner=user)
             group.members.add(user)
@@ -83,17 +88,44 @@ def main() -> None:
                 "player page": f"/groups/{group.pk}/players/{ann.pk}/",
                 "CSV of plays": f"/groups/{group.pk}/plays.csv",
                 "BG Stats file": f"/groups/{group.pk}/plays.bgsplay",
+                "backup": f"/groups/{group.pk}/backup.json",
             }
             for name, url in pages.items():
-                times = []
-                for _ in range(5):
-                    with CaptureQueriesContext(connection) as captured:
-                        start_time = time.perf_counter()
-                        response = client.get(url)
-                        times.append(time.perf_counter() - start_time)
-                    assert response.status_code == 200, (url, response.status_code)
-                size = len(response.content) / 1024
-                print(f"{count:>6} {name:<14} {statistics.median(times) * 1000:>10.1f} {len(captured):>8} {size:>8.1f}")
+                loads = [load(client, url) for _ in range(5)]
+                first = statistics.median(times[0] for times, _queries, _size in loads) * 1000
+                total = statistics.median(times[1] for times, _queries, _size in loads) * 1000
+                _times, queries, size = loads[-1]
+                print(
+                    f"{count:>6} {name:<14} {first:>9.1f} {total:>9.1f} {queries:>8} {size / 1024:>8.1f}"
+                    f" {peak(client, url) / 2**20:>8.1f}"
+                )
+
+
+def load(client: Client, url: str) -> tuple[tuple[float, float], int, int]:
+    """One load of ``url``, read to its end: (seconds to the first byte, to the last), queries, bytes."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    with CaptureQueriesContext(connection) as captured:
+        start = time.perf_counter()
+        response = client.get(url)
+        parts = iter(response.streaming_content if response.streaming else [response.content])
+        size = len(next(parts, b""))
+        first = time.perf_counter() - start
+        size += sum(len(part) for part in parts)
+        last = time.perf_counter() - start
+    assert response.status_code == 200, (url, response.status_code)
+    return (first, last), len(captured), size
+
+
+def peak(client: Client, url: str) -> int:
+    """The most memory Python held during one load of ``url`` read to its end (its parts dropped as they come)."""
+    tracemalloc.start()
+    try:
+        load(client, url)
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
 
 
 if __name__ == "__main__":

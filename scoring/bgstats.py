@@ -16,9 +16,12 @@ name) and a seat whose player was removed (the play's uuid and the seat's name).
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from functools import partial
+from itertools import batched
 from typing import Any, Protocol
 from urllib.parse import quote
 from uuid import UUID, uuid5
@@ -27,8 +30,8 @@ from django.utils.translation import gettext, ngettext
 
 from rules import TITLES, NuggetLadder, Title, name_key
 
-from .models import Game, Profile
-from .streams import json_object
+from .models import Game, Group, Profile, Seat
+from .streams import json_object, json_text
 from .wording import NUGGET_LADDERS
 
 SOURCE_NAME = "Okanagan Companion"
@@ -104,47 +107,119 @@ def play_date(moment: datetime) -> str:
     return moment.astimezone(UTC).strftime(DATE_FORMAT)
 
 
-def play_of(game: Game, scores: Sequence[Scored], profiles: Mapping[int, Profile] | None = None) -> Play:
-    """The finished ``game`` as a play, with each seat's engine result from ``scores`` (by name). The seats'
-    players are looked up in one query unless ``profiles`` (by id) holds them."""
-    title = TITLES[game.kind]
+@dataclass(frozen=True)
+class Seated:
+    """A seat of a finished game with its result."""
+
+    position: int
+    name: str
+    """The seat's name, as the game's record gives it."""
+    player: tuple[str, UUID] | None
+    """The group's player of the seat, if it has one: their current name and their uuid."""
+    total: int
+    rank: int
+
+
+@dataclass(frozen=True)
+class Played:
+    """A finished game, as much of it as its play shows besides the seats."""
+
+    kind: str
+    uuid: UUID
+    created: datetime
+    finished: datetime | None
+    options: Mapping[str, object]
+    promos: bool
+    location: str
+    """Where it was played: the group's name."""
+
+    @property
+    def is_okanagan(self) -> bool:
+        return self.kind == Game.Kind.OKANAGAN
+
+
+def play_of(game: Game, scores: Sequence[Scored]) -> Play:
+    """The finished ``game`` as a play, with each seat's engine result from ``scores`` (by name); the seats'
+    players are looked up in one query."""
     seats = sorted(game.seats.all(), key=lambda seat: seat.position)
-    if profiles is None:
-        profiles = Profile.objects.in_bulk([seat.profile_id for seat in seats if seat.profile_id is not None])
+    profiles = Profile.objects.in_bulk([seat.profile_id for seat in seats if seat.profile_id is not None])
     results = {score.name: score for score in scores}
+    played = Played(game.kind, game.uuid, game.created, game.finished, game.options, game.promos, game.group.name)
+    return _play(
+        played,
+        [
+            Seated(
+                seat.position,
+                seat.name,
+                (profile.name, profile.uuid) if (profile := profiles.get(seat.profile_id or 0)) is not None else None,
+                results[seat.name].total,
+                results[seat.name].rank,
+            )
+            for seat in seats
+        ],
+    )
+
+
+PLAYS_CHUNK = 200
+"""How many games :func:`group_plays` reads at a time (and their seats: one query)."""
+GAME_FIELDS = ("pk", "kind", "uuid", "created", "finished", "options", "promos")
+SEAT_FIELDS = ("game_id", "position", "name", "profile_id", "total", "rank")
+
+
+def group_plays(group: Group) -> Iterator[Play]:
+    """Every finished game of ``group`` as a play, oldest first, each seat with the result stored when the game
+    finished: the games from one query read :data:`PLAYS_CHUNK` at a time, and each chunk's seats in one query
+    (as rows, not models: the file of a large group is quick, and memory does not grow with it). A game finished
+    without its results stored (one the rules refused when results began to be stored) is left out, as the
+    statistics leave it out."""
+    players = {profile.pk: (profile.name, profile.uuid) for profile in group.profiles.all()}
+    games = group.games.filter(status=Game.Status.FINISHED).order_by("created", "pk").values_list(*GAME_FIELDS)
+    for chunk in batched(games.iterator(chunk_size=PLAYS_CHUNK), PLAYS_CHUNK):
+        seats: dict[int, list[Seated]] = defaultdict(list)
+        unscored = set()
+        rows = Seat.objects.filter(game__in=[game[0] for game in chunk]).order_by("game_id", "position")
+        for game_id, position, name, profile_id, total, rank in rows.values_list(*SEAT_FIELDS):
+            if total is None or rank is None:
+                unscored.add(game_id)
+            else:
+                seats[game_id].append(Seated(position, name, players.get(profile_id or 0), total, rank))
+        for game_id, kind, uuid, created, finished, options, promos in chunk:
+            if game_id not in unscored:
+                yield _play(Played(kind, uuid, created, finished, options, promos, group.name), seats[game_id])
+
+
+def _play(game: Played, seats: Sequence[Seated]) -> Play:
+    """The finished ``game`` as a play, its ``seats`` in order."""
     ended = (game.finished or game.created).astimezone(UTC)
     entered = game.created.astimezone(UTC)
-    players = []
-    for seat in seats:
-        profile = profiles.get(seat.profile_id) if seat.profile_id is not None else None
-        result = results[seat.name]
-        players.append(
-            PlayerLine(
-                name=profile.name if profile is not None else seat.name,
-                uuid=upper(profile.uuid if profile is not None else uuid5(game.uuid, name_key(seat.name))),
-                score=result.total,
-                rank=result.rank,
-                winner=result.rank == 1,  # several when the victory is shared
-                # Okanagan's seats are in order from the first player; the score sheets do not record who
-                # started (nor the seating), so no one is marked rather than a guess.
-                start_player=game.is_okanagan and seat.position == 0,
-                seat=seat.position + 1 if game.is_okanagan else 0,
-            )
+    players = [
+        PlayerLine(
+            name=seat.player[0] if seat.player is not None else seat.name,
+            uuid=upper(seat.player[1] if seat.player is not None else uuid5(game.uuid, name_key(seat.name))),
+            score=seat.total,
+            rank=seat.rank,
+            winner=seat.rank == 1,  # several when the victory is shared
+            # Okanagan's seats are in order from the first player; the score sheets do not record who
+            # started (nor the seating), so no one is marked rather than a guess.
+            start_player=game.is_okanagan and seat.position == 0,
+            seat=seat.position + 1 if game.is_okanagan else 0,
         )
+        for seat in seats
+    ]
     return Play(
         uuid=upper(game.uuid),
-        title=title,
+        title=TITLES[game.kind],
         ended=ended,
         entered=entered,
         duration_min=_duration(game, entered, ended),
         board=_board(game),
         comments=_comments(players),
-        location=game.group.name,
+        location=game.location,
         players=tuple(players),
     )
 
 
-def _duration(game: Game, start: datetime, end: datetime) -> int:
+def _duration(game: Played, start: datetime, end: datetime) -> int:
     """Minutes from the game's start to its end for an Okanagan game played at the table; 0 when unknown (a
     score sheet, entered after the game; an import, finished as it was stored; a game not played in one go)."""
     if not game.is_okanagan or not timedelta(0) < end - start <= LONGEST_PLAY:
@@ -152,7 +227,7 @@ def _duration(game: Game, start: datetime, end: datetime) -> int:
     return round((end - start).total_seconds() / 60)
 
 
-def _board(game: Game) -> str:
+def _board(game: Played) -> str:
     """The variant, in the reader's language: the gold-nugget reading if not the printed one, the promo tiles."""
     parts = []
     if game.is_okanagan and game.options.get("nugget_ladder") == NuggetLadder.FEWEST_ZERO:
@@ -233,11 +308,11 @@ def bgsplay(plays: Iterable[Play], me: UUID | None = None) -> Iterator[str]:
     def entries() -> Iterator[dict[str, Any]]:
         for play in plays:
             date = play_date(play.ended)
-            game = games.setdefault(play.title.key, _game_entry(len(games) + 1, play.title, date))
-            location = locations.setdefault(play.location, _location_entry(len(locations) + 1, play.location, date))
+            game = _once(games, play.title.key, partial(_game_entry, title=play.title, date=date))
+            location = _once(locations, play.location, partial(_location_entry, name=play.location, date=date))
             scores = []
             for line in play.players:
-                player = players.setdefault(line.uuid, _player_entry(len(players) + 1, line, date))
+                player = _once(players, line.uuid, partial(_player_entry, line=line, date=date))
                 for entry in (game, location, player):
                     entry["modificationDate"] = max(entry["modificationDate"], date)
                 scores.append(
@@ -278,7 +353,15 @@ def bgsplay(plays: Iterable[Play], me: UUID | None = None) -> Iterator[str]:
             "userInfo": {"meRefId": players[me_key]["id"]} if me_key in players else {},
         }
 
-    return json_object({"about": ABOUT}, "plays", entries(), lists)
+    return json_object({"about": ABOUT}, "plays", map(json_text, entries()), lists)
+
+
+def _once(entries: dict[str, dict[str, Any]], key: str, make: Callable[[int], dict[str, Any]]) -> dict[str, Any]:
+    """The entry of ``key``, made by ``make`` with the next id in the file the first time."""
+    entry = entries.get(key)
+    if entry is None:
+        entry = entries[key] = make(len(entries) + 1)
+    return entry
 
 
 def _player_entry(number: int, line: PlayerLine, date: str) -> dict[str, Any]:

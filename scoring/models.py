@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import secrets
 import uuid
+from collections.abc import Sequence
 from typing import Any
 
 from django.conf import settings
@@ -149,12 +150,12 @@ class Game(models.Model):
         """The game as ``okanagan-record/1`` JSON (with ``events`` in place of the stored ones)."""
         if events is None:
             events = [event.data for event in self.events.all()]
-        return {
-            "format": RECORD_FORMAT,
-            "players": list(self.players()),
-            "options": self.options,
-            "events": events,
-        }
+        return record_document(self.players(), self.options, events)
+
+
+def record_document(players: Sequence[str], options: dict[str, Any], events: list[Any]) -> dict[str, Any]:
+    """A game of Okanagan as ``okanagan-record/1`` JSON: its players in seat order, its options, its events last."""
+    return {"format": RECORD_FORMAT, "players": list(players), "options": options, "events": events}
 
 
 SEAT_COLOURS = ("red", "purple", "orange", "teal")

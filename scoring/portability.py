@@ -4,15 +4,20 @@ group), and a CSV of every play, one row per player per game."""
 from __future__ import annotations
 
 import csv
+import json
+from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import replace
 from datetime import UTC, datetime
+from itertools import batched
 from typing import Any
 from uuid import UUID
 
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import TextField
+from django.db.models.functions import Cast
 from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
 
@@ -20,9 +25,9 @@ from rules import EventType, RulesError, hide_objectives, names_problem, parse_r
 
 from .forms import checked_name, checked_text
 from .log import NewGame, Profiles, create_games, seat_results, sheet_game
-from .models import GROUP_NAME_LENGTH, Game, Group
+from .models import GROUP_NAME_LENGTH, Event, Game, Group, Seat, record_document
 from .statistics import OKANAGAN_PARTS, plays
-from .streams import json_object
+from .streams import json_object, json_text, with_texts
 from .wording import error_text, say
 
 BACKUP_FORMAT = "okanagan-companion-backup/1"
@@ -55,27 +60,30 @@ def exported_document(game: Game) -> dict[str, Any]:
     leaves out its objective cards, secret until the end, and says how many each player holds (the
     record's ``hidden``); a finished game's record is whole."""
     document = game_document(game)
-    if game.is_okanagan and game.is_playing:
-        try:
-            return hide_objectives(parse_record(document)).to_json()
-        except RulesError:  # a log the rules refuse (a database edited by hand, which check_data names): as stored,
-            # its cards left out all the same; restoring or importing it says what the rules refuse
-            events = [
-                event
-                for event in document["events"]
-                if isinstance(event, dict) and event.get("type") != EventType.OBJECTIVES
-            ]
-            return document | {"events": events}
-    return document
+    return without_cards(document) if game.is_okanagan and game.is_playing else document
+
+
+def without_cards(record: dict[str, Any]) -> dict[str, Any]:
+    """A record of a game in progress as it leaves the site: without its objective cards, with how many each
+    player holds."""
+    try:
+        return hide_objectives(parse_record(record)).to_json()
+    except RulesError:  # a log the rules refuse (a database edited by hand, which check_data names): as stored,
+        # its cards left out all the same; restoring or importing it says what the rules refuse
+        events = [
+            event for event in record["events"] if isinstance(event, dict) and event.get("type") != EventType.OBJECTIVES
+        ]
+        return record | {"events": events}
 
 
 BACKUP_CHUNK = 50
-"""How many games the backup reads at a time (with their seats and events: three queries)."""
+"""How many games the backup reads at a time (and their seats and events: two queries)."""
+BACKUP_FIELDS = ("pk", "kind", "uuid", "created", "finished", "status", "promos", "options", "sheet")
 
 
 def backup(group: Group) -> Iterator[str]:
     """Everything of the group that makes its history, as JSON text in pieces (:func:`scoring.streams.json_object`):
-    its players, then every game with its document, one a line, read :data:`BACKUP_CHUNK` games at a time."""
+    its players, then every game with its document, one a line (:func:`backup_games`)."""
     profiles = list(group.profiles.order_by("name"))
     head = {
         "format": BACKUP_FORMAT,
@@ -83,21 +91,46 @@ def backup(group: Group) -> Iterator[str]:
         "players": [profile.name for profile in profiles],
         "player_uuids": {profile.name: str(profile.uuid) for profile in profiles},
     }
-    games = group.games.order_by("created", "pk").prefetch_related("seats", "events")
-    entries = (
-        {
-            "kind": game.kind,
-            "uuid": str(game.uuid),
-            "created": game.created.isoformat(),
-            "finished": game.finished.isoformat() if game.finished else None,
-            "status": game.status,
-            "promos": game.promos,
-            "document": exported_document(game),
-        }
-        for game in games.iterator(chunk_size=BACKUP_CHUNK)
-        if game.is_okanagan or game.sheet is not None  # a sheet never scored yet has no document
-    )
-    return json_object(head, "games", entries)
+    return json_object(head, "games", backup_games(group))
+
+
+def backup_games(group: Group) -> Iterator[str]:
+    """Each game of the group's backup as JSON text, oldest first: the games from one query read
+    :data:`BACKUP_CHUNK` at a time, each chunk's seats and events in one query each, as rows (no model is
+    made). A finished game's events are written as the database holds them, not parsed to be written again: the
+    backup of a large group is quick, and memory does not grow with it. A score sheet never scored has no
+    document yet, and is left out."""
+    games = group.games.order_by("created", "pk").values_list(*BACKUP_FIELDS)
+    for chunk in batched(games.iterator(chunk_size=BACKUP_CHUNK), BACKUP_CHUNK):
+        ids = [game[0] for game in chunk]
+        players, events = defaultdict(list), defaultdict(list)
+        for game_id, name in (
+            Seat.objects.filter(game__in=ids).order_by("game_id", "position").values_list("game_id", "name")
+        ):
+            players[game_id].append(name)
+        stored = Event.objects.filter(game__in=ids).order_by("game_id", "index")
+        for game_id, text in stored.values_list("game_id", Cast("data", TextField())):
+            events[game_id].append(text)
+        for game_id, kind, uuid, created, finished, status, promos, options, sheet in chunk:
+            if kind == Game.Kind.OKANAGAN:
+                record = record_document(players[game_id], options, [])
+                if status == Game.Status.PLAYING:
+                    document = json_text(without_cards(record | {"events": list(map(json.loads, events[game_id]))}))
+                else:
+                    document = with_texts(record, "events", events[game_id])
+            elif sheet is not None:
+                document = json_text(sheet)
+            else:
+                continue
+            entry = {
+                "kind": kind,
+                "uuid": str(uuid),
+                "created": created.isoformat(),
+                "finished": finished.isoformat() if finished else None,
+                "status": status,
+                "promos": promos,
+            }
+            yield f'{json_text(entry)[:-1]}, "document": {document}}}'
 
 
 MAX_RESTORED_GAMES = 500

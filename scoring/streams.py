@@ -31,39 +31,60 @@ def download(pieces: Iterable[str], content_type: str, filename: str) -> Streami
 
 def _parts(pieces: Iterator[str], language: str | None) -> Iterator[bytes]:
     """``pieces`` joined into parts of at least :data:`PART_SIZE` characters (the last one shorter), as UTF-8."""
+    while True:
+        with override(language):  # a part is made in one go, in one thread: in the request's language
+            part = _part(pieces)
+        if not part:
+            return
+        yield part.encode()
+
+
+def _part(pieces: Iterator[str]) -> str:
+    """The next ``pieces``, joined, up to at least :data:`PART_SIZE` characters; empty when there are none."""
     part: list[str] = []
     size = 0
-    while True:
-        with override(language):  # each piece, whichever thread makes it
-            piece = next(pieces, None)
-        if piece is None:
-            break
+    for piece in pieces:
         part.append(piece)
         size += len(piece)
         if size >= PART_SIZE:
-            yield "".join(part).encode()
-            part, size = [], 0
-    if part:
-        yield "".join(part).encode()
+            break
+    return "".join(part)
+
+
+def json_text(value: object) -> str:
+    """``value`` as JSON text, its non-ASCII letters as they are."""
+    return json.dumps(value, ensure_ascii=False)
 
 
 def json_object(
     head: Mapping[str, object],
     key: str,
-    items: Iterable[object],
+    items: Iterable[str],
     tail: Callable[[], Mapping[str, object]] = dict,
 ) -> Iterator[str]:
-    """A JSON object in pieces: ``head``'s members, then ``key`` with the array of ``items``, one a line as they
-    come, then the members ``tail()`` gives once every item is written (what the items add up to).
+    """A JSON object in pieces: ``head``'s members, then ``key`` with the array of ``items`` (each one's JSON
+    text), one a line as they come, then the members ``tail()`` gives once every item is written (what the items
+    add up to).
 
-    >>> "".join(json_object({"format": "x"}, "games", iter([{"n": 1}, {"n": 2}]), lambda: {"count": 2}))
+    >>> "".join(json_object({"format": "x"}, "games", iter(['{"n": 1}', '{"n": 2}']), lambda: {"count": 2}))
     '{"format": "x", "games": [\\n{"n": 1},\\n{"n": 2}\\n], "count": 2}\\n'
     >>> "".join(json_object({}, "games", []))
     '{"games": [\\n]}\\n'
     """
-    opening = json.dumps(head, ensure_ascii=False)[:-1]
-    yield f"{opening}{', ' if head else ''}{json.dumps(key)}: ["
+    opening = json_text(head)[:-1]
+    yield f"{opening}{', ' if head else ''}{json_text(key)}: ["
     for number, item in enumerate(items):
-        yield f"{',' if number else ''}\n{json.dumps(item, ensure_ascii=False)}"
-    members = json.dumps(tail(), ensure_ascii=False)[1:-1]
+        yield f"{',' if number else ''}\n{item}"
+    members = json_text(tail())[1:-1]
     yield f"\n]{', ' if members else ''}{members}}}\n"
+
+
+def with_texts(value: Mapping[str, object], key: str, texts: Iterable[str]) -> str:
+    """``value`` as JSON text, with as its last member ``key``: the array of ``texts``, each an item's JSON text
+    written as it is (JSON the database holds, not parsed to be written again).
+
+    >>> with_texts({"format": "x", "events": None}, "events", ['{"type": "a"}', "[1, 2]"])
+    '{"format": "x", "events": [{"type": "a"}, [1, 2]]}'
+    """
+    others = json_text({name: item for name, item in value.items() if name != key} | {key: []})
+    return f"{others[:-2]}{', '.join(texts)}]}}"
