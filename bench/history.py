@@ -3,9 +3,10 @@
 In process, on a fresh SQLite database with the production code paths (Django's test client). Each group's
 games are 60-event random legal games of Okanagan (one in four a Cooper Island sheet instead), stored finished
 with their results as the engine gives them. Prints, per page and size: the median of 5 loads of the time to
-the first byte and to the last (the same for a page; the CSV, the BG Stats file and the backup are streamed),
-the number of queries, the answer's size, and the most memory Python held during one more load (tracemalloc's
-peak, the data already in the database left out).
+the first byte and to the last (the same for a page; the CSV, the BG Stats file and the backup are streamed)
+and of the CPU time it took (what other processes on the machine do not change), the number of queries, the
+answer's size, and the most memory Python held during one more load (tracemalloc's peak, the data already in
+the database left out).
 
     .venv/bin/python bench/history.py [--games 10 100 1000]
 """
@@ -74,7 +75,10 @@ def main() -> None:
                 ],
             }
         )  # fmt: skip
-        print(f"{'games':>6} {'page':<14} {'first ms':>9} {'total ms':>9} {'queries':>8} {'KB':>8} {'peak MB':>8}")
+        print(
+            f"{'games':>6} {'page':<14} {'first ms':>9} {'total ms':>9} {'CPU ms':>7} {'queries':>8} {'KB':>8}"
+            f" {'peak MB':>8}"
+        )
         for count in args.games:
             group = Group.objects.create(name=f"History {count}", owner=user)
             group.members.add(user)
@@ -92,30 +96,32 @@ def main() -> None:
             }
             for name, url in pages.items():
                 loads = [load(client, url) for _ in range(5)]
-                first = statistics.median(times[0] for times, _queries, _size in loads) * 1000
-                total = statistics.median(times[1] for times, _queries, _size in loads) * 1000
+                first, total, cpu = (
+                    statistics.median(times[column] for times, _q, _s in loads) * 1000 for column in range(3)
+                )
                 _times, queries, size = loads[-1]
                 print(
-                    f"{count:>6} {name:<14} {first:>9.1f} {total:>9.1f} {queries:>8} {size / 1024:>8.1f}"
+                    f"{count:>6} {name:<14} {first:>9.1f} {total:>9.1f} {cpu:>7.1f} {queries:>8} {size / 1024:>8.1f}"
                     f" {peak(client, url) / 2**20:>8.1f}"
                 )
 
 
-def load(client: Client, url: str) -> tuple[tuple[float, float], int, int]:
-    """One load of ``url``, read to its end: (seconds to the first byte, to the last), queries, bytes."""
+def load(client: Client, url: str) -> tuple[tuple[float, float, float], int, int]:
+    """One load of ``url``, read to its end: (seconds to the first byte, to the last, of this process's CPU),
+    queries, bytes."""
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
     with CaptureQueriesContext(connection) as captured:
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         response = client.get(url)
         parts = iter(response.streaming_content if response.streaming else [response.content])
         size = len(next(parts, b""))
         first = time.perf_counter() - start
         size += sum(len(part) for part in parts)
-        last = time.perf_counter() - start
+        last, cpu = time.perf_counter() - start, time.process_time() - cpu
     assert response.status_code == 200, (url, response.status_code)
-    return (first, last), len(captured), size
+    return (first, last, cpu), len(captured), size
 
 
 def peak(client: Client, url: str) -> int:
