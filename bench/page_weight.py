@@ -2,7 +2,9 @@
 
 Starts the site as in production (gunicorn, whitenoise serving compressed static files) on a fresh
 SQLite database, loads a game page in Chromium with an empty cache, and prints each request and the
-total. Target: at most 40 KB, htmx and CSS included.
+total. Target: at most 40 KB, htmx and CSS included. Then the game page's HTML as it leaves Django (before
+any compression) for a game of 60 and of 200 events (random legal games), and its first page of earlier
+events (``?log=N``): the log shows its last 10 events, and the earlier ones 50 a page.
 
     .venv/bin/python bench/page_weight.py
 """
@@ -21,6 +23,9 @@ sys.path.insert(0, str(ROOT))
 from bench.production import free_port, manage, prepare, production_env, serve  # noqa: E402
 from tests.conftest import CHROMIUM_FLAGS, chromium_path  # noqa: E402
 
+LONG_GAMES = (60, 200)
+"""The lengths of the games whose page is weighed before compression."""
+
 
 def main() -> None:
     port = free_port()
@@ -32,9 +37,13 @@ def main() -> None:
             "from scoring.log import create_game;"
             "u = User.objects.create_user('w', password='weight-password-1');"
             "g = Group.objects.create(name='W', owner=u); g.members.add(u);"
-            "print(create_game(g, ('Ann', 'Ben', 'Cy'), {}, promos=False).pk)"
-        )
-        game = manage(env, "shell", "-c", script)
+            "from tests.random_games import RandomChooser, random_record;"
+            "records = [random_record(RandomChooser(n), 3, n * 2 // 3, n - n * 2 // 3).to_json() for n in LONG];"
+            "print(create_game(g, ('Ann', 'Ben', 'Cy'), {}, promos=False).pk,"
+            " *(create_game(g, tuple(r['players']), r['options'], promos=True, events=r['events']).pk"
+            " for r in records))"
+        ).replace("LONG", repr(LONG_GAMES))
+        game, *long_games = manage(env, "shell", "-c", script).split()
         server = serve(env, port, workers=1)
         try:
             with sync_playwright() as playwright:
@@ -60,6 +69,13 @@ def main() -> None:
 
                 page.on("requestfinished", finished)
                 page.goto(f"http://127.0.0.1:{port}/games/{game}/", wait_until="networkidle")
+                raw = {}
+                for events, pk in zip(LONG_GAMES, long_games, strict=True):
+                    for query in ("", f"?log={events - 10}"):
+                        answer = context.request.get(
+                            f"http://127.0.0.1:{port}/games/{pk}/{query}", headers={"Accept-Encoding": "identity"}
+                        )
+                        raw[events, query] = len(answer.body())
                 browser.close()
         finally:
             server.terminate()
@@ -67,6 +83,8 @@ def main() -> None:
     for url, size, encoding in sizes:
         print(f"  {size / 1024:6.1f} KB  {encoding:7} {url}")
     print(f"first load of a game page: {len(sizes)} requests, {sum(size for _url, size, _e in sizes) / 1024:.1f} KB")
+    for (events, query), size in raw.items():
+        print(f"game page of {events} events{', ' + query if query else ''}: {size / 1024:.1f} KB before compression")
 
 
 if __name__ == "__main__":

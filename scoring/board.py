@@ -37,7 +37,7 @@ from . import drafts
 from .access import is_member
 from .charts import stacked
 from .entry import EVENT_KINDS, PROMO_KINDS
-from .http import HtmxHttpRequest
+from .http import HtmxHttpRequest, posted_whole
 from .log import replay_game
 from .models import SEAT_COLOURS, Game
 from .phones import known_phone, my_seat
@@ -102,7 +102,7 @@ def game_context(request: HttpRequest, game: Game, *, member: bool, spectator: b
     """Everything the game page, the spectator page and their live fragments show."""
     rows = list(game.events.all())
     events = [row.data for row in rows]
-    whole_log = wants_whole_log(request)
+    log_from = wanted_log(request)
     me = None if spectator else my_seat(request, game)
     context: dict[str, object] = {
         "game": game,
@@ -114,7 +114,7 @@ def game_context(request: HttpRequest, game: Game, *, member: bool, spectator: b
         "seats": game.seats.all(),
         "seats_held": any(seat.phone for seat in game.seats.all()),
         "owner": not spectator and game.group.owner_id == request.user.pk,
-        **live_part(game, spectator=spectator, whole_log=whole_log),
+        **live_part(game, spectator=spectator, log_from=log_from),
     }
     try:
         result = replay_game(game, events)
@@ -133,6 +133,7 @@ def game_context(request: HttpRequest, game: Game, *, member: bool, spectator: b
         for outcome, explained in zip(result.state.log, _explained_log(result, events), strict=True)
     ][::-1]
     counted = counted_players(result.state)
+    window = log_window(len(log), log_from)
     board = [
         BoardLine(
             name=player,
@@ -157,8 +158,8 @@ def game_context(request: HttpRequest, game: Game, *, member: bool, spectator: b
         "counts": [{"name": line.name, "colour": line.colour, "counted": line.name in counted} for line in board],
         "my_count": me is not None and me.name in counted,
         "log": log,
-        "log_shown": log if whole_log else log[:LOG_SHOWN],
-        "log_more": 0 if whole_log else max(0, len(log) - LOG_SHOWN),
+        "log_window": window,
+        "log_shown": log[len(log) - window.stop : len(log) - window.start],
         # The grid of the other events; the final count has its own card ("Quick count").
         "event_kinds": [
             kind for kind in EVENT_KINDS if kind != EventType.HOLDINGS and (game.promos or kind not in PROMO_KINDS)
@@ -173,16 +174,16 @@ def game_context(request: HttpRequest, game: Game, *, member: bool, spectator: b
     return context
 
 
-def live_part(game: Game, *, spectator: bool, whole_log: bool = False) -> dict[str, object]:
-    """What the polled live part of a game page or spectator page needs: its URL, how often, its version."""
+def live_part(game: Game, *, spectator: bool, log_from: int | None = None) -> dict[str, object]:
+    """What the polled live part of a game page or spectator page needs: its URL (with the page of the log the
+    reader is on), how often, its version."""
     return {
         "live_url": reverse("live", args=[game.spectator_token])
         + ("?view=watch" if spectator else "?view=game")
-        + ("&log=all" if whole_log else ""),
+        + (f"&log={log_from}" if log_from is not None else ""),
         "poll_every": "1500ms" if game.is_playing else "10s",
-        "etag": live_etag(game.pk, game.revision, game.activity, whole_log=whole_log),
+        "etag": live_etag(game.pk, game.revision, game.activity, log_from=log_from),
         "revision": game.revision,
-        "whole_log": whole_log,
     }
 
 
@@ -237,19 +238,59 @@ def counted_players(state: GameState) -> set[str]:
 
 
 LOG_SHOWN = 10
-"""The last events the game page shows (the whole log is one tap away): the page's cost, and how far a phone
+"""The last events the game page shows (the earlier ones are one tap away): the page's cost, and how far a phone
 scrolls, do not grow with the game."""
+LOG_PAGE = 50
+"""The earlier events are shown this many a page, newest first: a page's size does not grow with the game either."""
 
 
-def wants_whole_log(request: HttpRequest) -> bool:
-    """Whether the reader asked for the whole log (``?log=all``), not only its last :data:`LOG_SHOWN` events."""
-    return request.GET.get("log") == "all"
+@dataclass(frozen=True)
+class LogWindow:
+    """The events a page of the game shows: from index ``start`` to ``stop`` (left out), newest first."""
+
+    start: int
+    stop: int
+    count: int
+    """Events in the log."""
+    paged: bool
+    """A page of the earlier events (``?log=N``), rather than the last :data:`LOG_SHOWN`."""
+
+    @property
+    def older(self) -> int | None:
+        """The ``?log=`` of the page of events before these, if there are any."""
+        return self.start or None
+
+    @property
+    def newer(self) -> int | None:
+        """The ``?log=`` of the page of events after these, if there are any."""
+        return min(self.stop + LOG_PAGE, self.count) if self.paged and self.stop < self.count else None
 
 
-def live_etag(game_id: int, revision: int, activity: int, *, whole_log: bool = False) -> str:
+def wanted_log(request: HttpRequest) -> int | None:
+    """The page of the log the reader asked for: ``?log=N``, the :data:`LOG_PAGE` events before event N
+    (``None``: the last :data:`LOG_SHOWN` events; ``?log=all`` of old links too)."""
+    log_from = posted_whole(request.GET.get("log", ""))
+    return log_from if log_from >= 0 else None
+
+
+def log_window(count: int, log_from: int | None) -> LogWindow:
+    """Which of the log's ``count`` events a page shows: the last :data:`LOG_SHOWN`, or up to :data:`LOG_PAGE`
+    before event ``log_from`` (the first event at least, the last at most).
+
+    >>> pages = log_window(200, None), log_window(200, 190), log_window(200, 40), log_window(200, 999)
+    >>> [(page.start, page.stop, page.older, page.newer) for page in pages]
+    [(190, 200, 190, None), (140, 190, 140, 200), (0, 40, None, 90), (150, 200, 150, None)]
+    """
+    if log_from is None:
+        return LogWindow(max(0, count - LOG_SHOWN), count, count, paged=False)
+    stop = min(max(log_from, 1), count)
+    return LogWindow(max(0, stop - LOG_PAGE), stop, count, paged=True)
+
+
+def live_etag(game_id: int, revision: int, activity: int, *, log_from: int | None = None) -> str:
     """The live fragment's version: it changes with the log, with the table's activity (seats claimed,
-    entries started or ended), with the reader's language and with how much of the log they see."""
-    return f"{game_id}.{revision}.{activity}.{get_language()}{'.all' if whole_log else ''}"
+    entries started or ended), with the reader's language and with the page of the log they see."""
+    return f"{game_id}.{revision}.{activity}.{get_language()}{f'.log{log_from}' if log_from is not None else ''}"
 
 
 @dataclass(frozen=True)

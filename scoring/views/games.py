@@ -40,7 +40,7 @@ from scoring.board import (
     result_png,
     sheet_context,
     table_context,
-    wants_whole_log,
+    wanted_log,
 )
 from scoring.entry import PROMO_KINDS
 from scoring.forms import ImportForm, JoinForm, NewGameForm, SupplyForm
@@ -386,7 +386,7 @@ def _watch_context(request: HtmxHttpRequest, game: Game) -> dict[str, object]:
 
 def _live_etag(request: HtmxHttpRequest, token: str) -> str | None:
     row = Game.objects.filter(spectator_token=token).values_list("pk", "revision", "activity").first()
-    return None if row is None else live_etag(*row, whole_log=wants_whole_log(request))
+    return None if row is None else live_etag(*row, log_from=wanted_log(request))
 
 
 @require_safe

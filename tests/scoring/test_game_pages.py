@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
@@ -185,21 +186,52 @@ def test_every_page_answers_a_full_page_and_htmx_its_fragment(member_client: Cli
 
 def test_the_log_shows_its_last_ten_events_and_the_rest_one_tap_away(member_client: Client, game: Game) -> None:
     """The game page's cost, and how far a phone scrolls, do not grow with the game: the last 10 events, then
-    "Show the 2 earlier events", which shows the whole log, and keeps it whole while the page polls."""
+    "Show the 2 earlier events", which shows them, and keeps showing them while the page polls."""
     notes = [{"type": "adjust", "player": "Red", "rewards": {}, "note": f"note {number}"} for number in range(12)]
     add_events(game, *notes)
     page = member_client.get(f"/games/{game.pk}/").content.decode()
     assert 'id="event-11"' in page and 'id="event-2"' in page and 'id="event-1"' not in page
-    assert 'href="?log=all#event-1"' in page and "Show the 2 earlier events" in page
-    whole = member_client.get(f"/games/{game.pk}/?log=all").content.decode()
-    assert 'id="event-0"' in whole and "earlier event" not in whole
-    live = whole[whole.index('hx-get="') + 8 :].split('"')[0].replace("&amp;", "&")
-    assert live.endswith("?view=game&log=all")
+    assert 'href="?log=2#event-1"' in page and "Show the 2 earlier events" in page
+    earlier = member_client.get(f"/games/{game.pk}/?log=2").content.decode()
+    assert 'id="event-1"' in earlier and 'id="event-0"' in earlier and 'id="event-2"' not in earlier
+    assert "Events 1–2 of 12" in earlier and "earlier event" not in earlier
+    assert 'href="?log=12#event-11">Newer events' in earlier and "Older events" not in earlier
+    assert 'href="?">Latest events' in earlier
+    live = earlier[earlier.index('hx-get="') + 8 :].split('"')[0].replace("&amp;", "&")
+    assert live.endswith("?view=game&log=2")
     first = member_client.get(live)
     assert 'id="event-0"' in first.content.decode()
     assert member_client.get(live, HTTP_IF_NONE_MATCH=first["ETag"]).status_code == 304
-    short = member_client.get(live.removesuffix("&log=all"), HTTP_IF_NONE_MATCH=first["ETag"])
+    short = member_client.get(live.removesuffix("&log=2"), HTTP_IF_NONE_MATCH=first["ETag"])
     assert short.status_code == 200 and 'id="event-0"' not in short.content.decode()  # another view: not the same
     add_events(game, {"type": "adjust", "player": "Red", "rewards": {}, "note": "one more"})
     assert "Show the 3 earlier events" in member_client.get(f"/games/{game.pk}/").content.decode()
     assert "Show the 1 earlier event<" not in page
+
+
+def test_the_earlier_events_are_50_a_page_newest_first(member_client: Client, game: Game) -> None:
+    """At 120 events the game page shows 10 of them, and each page of earlier ones at most 50, with links to
+    the newer and the older pages that work without JavaScript; a page stays the same while the game goes on."""
+    notes = [{"type": "adjust", "player": "Red", "rewards": {}, "note": f"note {number}"} for number in range(120)]
+    add_events(game, *notes)
+
+    def shown(url: str) -> tuple[list[int], str]:
+        page = member_client.get(url).content.decode()
+        return [int(index) for index in re.findall(r'<details class="card" id="event-(\d+)"', page)], page
+
+    events, page = shown(f"/games/{game.pk}/")
+    assert events == list(range(119, 109, -1)) and 'href="?log=110#event-109"' in page
+    events, page = shown(f"/games/{game.pk}/?log=110")
+    assert events == list(range(109, 59, -1)) and "Events 61–110 of 120" in page
+    assert 'href="?log=60#event-59">Older events' in page and 'href="?log=120#event-119">Newer events' in page
+    assert page.count(">Undo<") == 0  # only the last event is undone; these are deleted
+    events, page = shown(f"/watch/{game.spectator_token}/?log=110")  # the spectator's page too
+    assert events == list(range(109, 59, -1)) and 'href="?log=60#event-59">Older events' in page
+    events, page = shown(f"/games/{game.pk}/?log=60")
+    assert events == list(range(59, 9, -1)) and 'href="?log=10#event-9">Older events' in page
+    events, page = shown(f"/games/{game.pk}/?log=10")
+    assert events == list(range(9, -1, -1)) and "Older events" not in page and "Events 1–10 of 120" in page
+    add_events(game, {"type": "adjust", "player": "Red", "rewards": {}, "note": "one more"})
+    assert shown(f"/games/{game.pk}/?log=110")[0] == list(range(109, 59, -1))
+    for odd in ("0", "-3", "all", "9" * 30, "１２"):  # the first event at least, the last at most; else the last 10
+        assert shown(f"/games/{game.pk}/?log={odd}")[0] in ([0], list(range(120, 110, -1)))
