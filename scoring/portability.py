@@ -76,7 +76,7 @@ def without_cards(record: dict[str, Any]) -> dict[str, Any]:
         return record | {"events": events}
 
 
-BACKUP_CHUNK = 50
+BACKUP_CHUNK = 100
 """How many games the backup reads at a time (and their seats and events: two queries)."""
 BACKUP_FIELDS = ("pk", "kind", "uuid", "created", "finished", "status", "promos", "options", "sheet")
 
