@@ -3,11 +3,15 @@ group's backup, the CSV and the statistics show at most how many cards each play
 
 from __future__ import annotations
 
+import io
 import json
 import re
 
+import pytest
 from django.contrib.auth.models import User
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.core.management import call_command
+from django.core.management.base import CommandError
 from django.test import Client
 
 from scoring.log import create_game, finish
@@ -139,3 +143,7 @@ def test_a_log_the_rules_refuse_still_leaves_whole_and_without_its_cards(
     assert [event["type"] for event in entry["document"]["events"]] == ["territory", "territory"]
     response = member_client.post("/groups/restore/", {"backup": SimpleUploadedFile("b.json", backup.encode())})
     assert response.status_code == 422 and "Game 1 cannot be restored" in response.content.decode()
+    out = io.StringIO()
+    with pytest.raises(CommandError):
+        call_command("check_data", stdout=out)
+    assert f"game {game.pk}: event 2 (territory)" in out.getvalue()

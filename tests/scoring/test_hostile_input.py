@@ -25,12 +25,14 @@ from django.test import Client
 
 from scoring.drafts import KEPT_FOR
 from scoring.entry import Draft as EventDraft
-from scoring.log import change_log, create_game, finish
+from scoring.log import change_log, create_game, create_sheet_game, finish
 from scoring.models import Draft, Event, Game, Group, Profile
 from scoring.portability import MAX_RESTORED_EVENTS, MAX_RESTORED_GAMES
 
 from .conftest import FOREST_PLAYERS, Entry, changed_signed
 from .test_game_pages import FOREST
+
+DATA = Path(__file__).resolve().parent.parent / "data"
 
 RED = "1"
 
@@ -139,6 +141,16 @@ def test_the_check_command_finds_bad_text_stored_before_the_rules(game: Game) ->
     assert any("name 'Ann\\u200b': contains an invisible character (U+200B)" in line for line in lines)
     bidi = f"game {game.pk}: event 0 (adjust): note: contains a character that reverses the direction of text"
     assert any(line.startswith(bidi) for line in lines)
+
+
+def test_the_check_command_finds_a_game_of_a_kind_the_site_does_not_know(game: Game) -> None:
+    """The group's files, sent as they are read, may not fail on what the check command accepts."""
+    sheet = create_sheet_game(game.group, json.loads((DATA / "cooper-island-three-players-tie.json").read_text()))
+    Game.objects.filter(pk=sheet.pk).update(kind="chess")  # a sheet the rules accept, of no game the site knows
+    out = io.StringIO()
+    with pytest.raises(CommandError):
+        call_command("check_data", stdout=out)
+    assert f"game {sheet.pk}: kind 'chess' is none of the site's games" in out.getvalue()
 
 
 # 2. Every input gets a message ------------------------------------------------------------------------
