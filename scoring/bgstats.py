@@ -177,7 +177,7 @@ def group_plays(group: Group) -> Iterator[Play]:
     for chunk in batched(games.iterator(chunk_size=PLAYS_CHUNK), PLAYS_CHUNK):
         seats: dict[int, list[Seated]] = defaultdict(list)
         unscored = set()
-        rows = Seat.objects.filter(game__in=[game[0] for game in chunk]).order_by("game_id", "position")
+        rows = Seat.objects.filter(game_id__in=[game[0] for game in chunk]).order_by("game_id", "position")
         for game_id, position, name, profile_id, total, rank in rows.values_list(*SEAT_FIELDS):
             if total is None or rank is None:
                 unscored.add(game_id)

@@ -105,10 +105,10 @@ def backup_games(group: Group) -> Iterator[str]:
         ids = [game[0] for game in chunk]
         players, events = defaultdict(list), defaultdict(list)
         for game_id, name in (
-            Seat.objects.filter(game__in=ids).order_by("game_id", "position").values_list("game_id", "name")
+            Seat.objects.filter(game_id__in=ids).order_by("game_id", "position").values_list("game_id", "name")
         ):
             players[game_id].append(name)
-        stored = Event.objects.filter(game__in=ids).order_by("game_id", "index")
+        stored = Event.objects.filter(game_id__in=ids).order_by("game_id", "index")
         for game_id, text in stored.values_list("game_id", Cast("data", TextField())):
             events[game_id].append(text)
         for game_id, kind, uuid, created, finished, status, promos, options, sheet in chunk:
