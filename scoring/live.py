@@ -30,8 +30,11 @@ HEADER = "X-Live-Parts"
 POLLER_ID = "live-poll"
 """The poller's id: a partial answer replaces it (``HX-Retarget``), and static/js/table.js finds it by it."""
 
+PART_NAME = re.compile(r"[a-z][a-z-]{0,30}")
+"""A part's name: its element is ``#part-NAME``."""
+
 _PARTS_KEY = "live_parts"
-_HELD = re.compile(r"([a-z][a-z-]{0,30}):([A-Za-z0-9_-]{8})")
+_HELD = re.compile(rf"({PART_NAME.pattern}):([A-Za-z0-9_-]{{8}})")
 _MOST_PARTS = 40
 
 
@@ -66,8 +69,8 @@ class LiveParts:
     def answer(self, held: list[tuple[str, str]] | None) -> str | None:
         """What a phone that holds ``held`` needs to show this rendering: the parts that differ, as out-of-band
         swaps, then the poller; ``None`` when it needs the whole fragment (it holds other parts, or says
-        nothing)."""
-        if held is None or [name for name, _digest in held] != [part.name for part in self.parts]:
+        nothing, or the fragment has no poller to carry the new version)."""
+        if not self.poller or held is None or [name for name, _digest in held] != [part.name for part in self.parts]:
             return None
         changed = [
             part.element(out_of_band=True)

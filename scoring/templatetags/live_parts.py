@@ -7,7 +7,7 @@ from django.template.base import FilterExpression, NodeList, Parser, Token
 from django.template.context import Context
 from django.utils.safestring import SafeString, mark_safe
 
-from scoring.live import HEADER, POLLER_ID, Part, digest, parts_of
+from scoring.live import HEADER, PART_NAME, POLLER_ID, Part, digest, parts_of
 
 register = template.Library()
 
@@ -39,11 +39,12 @@ def livepart(parser: Parser, token: Token) -> LivePartNode:
     only when its content changed. Every part of a fragment has its own name, of lowercase letters and hyphens;
     a fragment's parts are the same whatever the game's state (a part may be empty)."""
     bits = token.split_contents()
-    if len(bits) != 2 or len(bits[1]) < 3 or bits[1][0] != bits[1][-1] or bits[1][0] not in "\"'":
-        raise template.TemplateSyntaxError('livepart takes one quoted name: {% livepart "scoreboard" %}')
+    name = bits[1][1:-1] if len(bits) == 2 and bits[1][0] == bits[1][-1] and bits[1][0] in "\"'" else ""
+    if not PART_NAME.fullmatch(name):
+        raise template.TemplateSyntaxError('livepart takes one quoted name, such as {% livepart "scoreboard" %}')
     nodelist = parser.parse(("endlivepart",))
     parser.delete_first_token()
-    return LivePartNode(bits[1][1:-1], nodelist)
+    return LivePartNode(name, nodelist)
 
 
 class LivePollNode(template.Node):
