@@ -13,6 +13,7 @@ from django.db.models import F, QuerySet
 from django.http import Http404, HttpResponse, HttpResponseNotModified, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 from django.views.decorators.http import condition, require_http_methods, require_POST, require_safe
@@ -44,6 +45,8 @@ from scoring.board import (
 from scoring.entry import PROMO_KINDS
 from scoring.forms import ImportForm, JoinForm, NewGameForm, SupplyForm
 from scoring.http import HtmxHttpRequest, posted_whole, to_saved
+from scoring.live import HEADER as LIVE_HEADER
+from scoring.live import POLLER_ID, collect, held_parts
 from scoring.log import StaleGame, append_event, change_log, create_game, create_sheet_game, finish, reopen
 from scoring.models import Game
 from scoring.phones import known_phone, my_seat
@@ -391,16 +394,24 @@ def _live_etag(request: HtmxHttpRequest, token: str) -> str | None:
 @condition(etag_func=_live_etag)
 def live(request: HtmxHttpRequest, token: str) -> HttpResponse:
     """The live part of the game page (``?view=game``: for the phones at the table) or of the spectator
-    page, that every phone polls; unchanged, it is a 304 after one indexed query."""
+    page, that every phone polls; unchanged, it is a 304 after one indexed query. Changed, it is the parts
+    that differ from the phone's (scoring/live.py), or the whole part for a phone that does not say."""
     if request.GET.get("view") == "game":
         game = get_object_or_404(_games(), spectator_token=token)
         member = is_member(request, game)
         if not member and not has_joined(request, game):
             raise Http404  # a phone that left the table (new code): nothing to swap in
-        response = render(request, "scoring/game.html#game", game_context(request, game, member=member))
+        template, context = "scoring/game.html#game", game_context(request, game, member=member)
     else:
         game = _watched(request, token)
-        response = render(request, "scoring/watch.html#live", _watch_context(request, game))
+        template, context = "scoring/watch.html#live", _watch_context(request, game)
+    parts = collect(context)
+    response = render(request, template, context)
+    changed = parts.answer(held_parts(request))
+    if changed is not None:
+        response.content = changed.encode()
+        response["HX-Retarget"] = f"#{POLLER_ID}"  # the changed parts swap themselves in (out of band)
+    patch_vary_headers(response, [LIVE_HEADER])
     response["Cache-Control"] = "no-cache"
     return response
 
