@@ -35,6 +35,7 @@ bench: $(VENV)/.dev
 	$(BIN)/python bench/score_record.py
 	$(BIN)/python bench/newcomer.py
 	$(BIN)/python bench/page_weight.py
+	$(BIN)/python bench/live_bytes.py
 	$(BIN)/python bench/limits.py
 	$(BIN)/python bench/history.py
 	@# The robot plays each record through the UI on a phone.

@@ -18,7 +18,6 @@ from .components import BUILDING_TERRITORIES, Building, round_one_buildings, who
 from .errors import RecordError
 from .explanation import Message, Plural, ngettext_lazy
 from .game import GameState
-from .record import TerritoryEvent
 
 _WHOLE_GAME: Final[dict[Building, Plural]] = {
     Building.FARM: ngettext_lazy(
@@ -116,12 +115,16 @@ def check_buildings_counted(state: GameState, buildings: Mapping[str, Mapping[Bu
                 raise RecordError(message, ("buildings", player))
 
 
-def count_buildings(state: GameState, buildings: Mapping[str, Mapping[Building, int]]) -> None:
-    """Add a resolved territory's ``buildings`` to the players' sums."""
+def count_buildings(state: GameState, buildings: Mapping[str, Mapping[Building, int]], index: int) -> None:
+    """Add the ``buildings`` of the territory resolved by event ``index`` to the players' sums, noting the event
+    from which a sum is over what the round-1 buildings can be counted in (the end of round 1 names it)."""
+    bound = most_counted(round_one_buildings(len(state.players)))
     for player, counts in buildings.items():
         counted = state.buildings_counted.setdefault(player, {})
         for building, count in counts.items():
             counted[building] = counted.get(building, 0) + count
+            if counted[building] > bound[building]:
+                state.over_round_one.setdefault(player, {}).setdefault(building, index)
 
 
 def check_round_one(state: GameState) -> None:
@@ -138,19 +141,8 @@ def check_round_one(state: GameState) -> None:
                     _ROUND_ONE[building],
                     player=player,
                     count=counted[building],
-                    event=_first_over(state, player, building, bound[building]),
+                    event=state.over_round_one[player][building],
                     limit=limits[building],
                     most=BUILDING_TERRITORIES[building],
                 )
                 raise RecordError(message)
-
-
-def _first_over(state: GameState, player: str, building: Building, bound: int) -> int:
-    """The index of the territory event from which ``player``'s ``building`` sum is over ``bound``."""
-    total = 0
-    for outcome in state.log:
-        if isinstance(outcome.event, TerritoryEvent):
-            total += outcome.event.buildings.get(player, {}).get(building, 0)
-            if total > bound:
-                return outcome.index
-    raise AssertionError("the sum is over the bound")

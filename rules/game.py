@@ -84,7 +84,14 @@ class GameState:
     buildings_counted: dict[str, dict[Building, int]] = field(default_factory=dict)
     """Each player's buildings of each type summed over the territories resolved so far: a building counts
     once in every territory it stands in, so these sums are bounded (:mod:`rules.buildings`)."""
+    over_round_one: dict[str, dict[Building, int]] = field(default_factory=dict)
+    """For each player and building type whose sum is over what the round-1 buildings can be counted in: the
+    territory event from which it is (the end of round 1 is then refused, naming it)."""
     round: int = 1
+    final_counts: set[str] = field(default_factory=set)
+    """The players whose final count (a ``holdings`` event: the quick count) was entered."""
+    kept_after_round_one: set[str] = field(default_factory=set)
+    """The players whose objective cards were entered after round 1 ended (they draw 2 and keep 3 of 5)."""
     log: list[EventOutcome] = field(default_factory=list)
     territories: list[TerritoryOutcome] = field(default_factory=list)
 
@@ -105,10 +112,25 @@ class GameState:
             exhausted=set(self.exhausted),
             corrected_back=dict(self.corrected_back),
             buildings_counted={player: dict(counts) for player, counts in self.buildings_counted.items()},
+            over_round_one={player: dict(events) for player, events in self.over_round_one.items()},
             round=self.round,
+            final_counts=set(self.final_counts),
+            kept_after_round_one=set(self.kept_after_round_one),
             log=list(self.log),
             territories=list(self.territories),
         )
+
+    def without_log(self) -> GameState:
+        """A copy without what grows with the game (the log of every event, the territories' outcomes): the
+        state to store after an event, to which the next event applies as it does to the full state."""
+        trial = self.copy()
+        trial.log, trial.territories = [], []
+        return trial
+
+    def redraw_due(self, player: str) -> bool:
+        """Whether ``player`` still has to enter the objective cards they keep after round 1 (they draw 2 and
+        keep 3 of their 5): round 1 is over and no card of theirs was entered since."""
+        return self.round == 2 and player not in self.kept_after_round_one
 
     def available(self, reward: Reward) -> int:
         """How many tokens of ``reward`` can still be taken from the supply."""

@@ -82,6 +82,8 @@ def _apply(state: GameState, event: Event, index: int) -> list[Step]:
             ]
         case ObjectivesEvent(player=player, cards=cards):
             state.holdings[player].objectives = cards
+            if state.round == 2:
+                state.kept_after_round_one.add(player)
             return [
                 Step(
                     "okanagan.objectives.keep",
@@ -193,6 +195,7 @@ def _holdings(state: GameState, event: HoldingsEvent) -> list[Step]:
     lose goes back to it, so every kind held by all players stays within the box's tokens (an exhausted kind
     included: a count says what the table holds, it takes nothing from the pool)."""
     player, holding = event.player, state.holdings[event.player]
+    state.final_counts.add(player)
     box = state.options.reward_supply
     for reward in Reward:
         count = event.rewards.get(reward, 0)

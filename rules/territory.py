@@ -500,7 +500,7 @@ def resolve_territory(state: GameState, event: TerritoryEvent, index: int) -> tu
     for player, bag in collected.items():
         for reward, count in bag.items():
             state.take(player, reward, count)
-    count_buildings(state, event.buildings)
+    count_buildings(state, event.buildings, index)
     outcome = TerritoryOutcome(
         event=index,
         influence=dict(prepared.report.influence),

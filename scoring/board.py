@@ -3,19 +3,21 @@ the page of a score sheet being filled in at the table."""
 
 from __future__ import annotations
 
-import json
+import hashlib
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
 from django.http import HttpRequest
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.translation import get_language, gettext, ngettext
 
 from rules import (
     Decider,
+    EventOutcome,
     EventType,
-    GameState,
     NuggetLadder,
     ObjectiveScore,
     OkanaganResult,
@@ -30,16 +32,14 @@ from rules import (
 )
 from rules.components import BUILDINGS_PER_ROUND, OBJECTIVE_POINTS
 from rules.okanagan import event_section
-from rules.record import HoldingsEvent, ObjectivesEvent
 from rules.sheets import SheetResult, SheetScore
 
-from . import drafts
+from . import drafts, states
 from .access import is_member
 from .charts import stacked
 from .entry import EVENT_KINDS, PROMO_KINDS
 from .http import HtmxHttpRequest, posted_whole
-from .log import replay_game
-from .models import SEAT_COLOURS, Game
+from .models import SEAT_COLOURS, Event, Game
 from .phones import known_phone, my_seat
 from .result_image import ImageLine, draw_result
 from .score_sheets import assemble, refused_line, review
@@ -74,34 +74,61 @@ class LogEntry:
     entered_for: str = ""
     """Objective cards entered on another phone: who entered them ("-": a phone that is nobody)."""
 
+    game: int = 0
+    """The game's id."""
 
-type Explained = tuple[str, tuple[tuple[str, str], ...]]
-_EXPLAINED: OrderedDict[tuple[str, str | None], list[Explained]] = OrderedDict()
-_EXPLAINED_KEPT = 32
+    @cached_property
+    def body(self) -> str:
+        """Who entered it for whom, and the steps, each with a link to its rule (made once: :func:`log_entry`)."""
+        return render_to_string("scoring/_log_body.html", {"entry": self, "links": True})
+
+    @cached_property
+    def body_plain(self) -> str:
+        """The same without the links to the rules (the spectator page)."""
+        return render_to_string("scoring/_log_body.html", {"entry": self, "links": False})
+
+    @cached_property
+    def edit_url(self) -> str:
+        return reverse("event_edit", args=[self.game, self.index])
+
+    @cached_property
+    def delete_url(self) -> str:
+        return reverse("event_delete", args=[self.game, self.index])
 
 
-def _explained_log(result: OkanaganResult, events: list[dict[str, object]]) -> list[Explained]:
-    """Each event's title and steps in the reader's language. The same log is shown on every phone after each
-    change, and polled: it is explained once per log and language in this process (the key is the log
-    itself, never stale; the words are the same for every reader, secret cards are never in them)."""
-    key = (json.dumps(events, sort_keys=True), get_language())
-    if key in _EXPLAINED:
-        _EXPLAINED.move_to_end(key)
-        return _EXPLAINED[key]
-    explained = []
-    for outcome in result.state.log:
-        section = event_section(outcome)
-        explained.append((explain(section), tuple((explain(step), step.rule) for step in section.steps)))
-    _EXPLAINED[key] = explained
-    while len(_EXPLAINED) > _EXPLAINED_KEPT:
-        _EXPLAINED.popitem(last=False)
-    return explained
+_ENTRIES: OrderedDict[tuple[int, str, bytes, str | None], LogEntry] = OrderedDict()
+_ENTRIES_KEPT = 2048
+
+
+def log_entry(row: Event, outcome: EventOutcome) -> LogEntry:
+    """One event of the log with its explanation in the reader's language (from what its row stores). Every
+    phone shows the same last events after each change, and polls them: each is explained and listed once per
+    event and language in this process. The key is what the row holds (its game, its mark, a digest of its
+    stored state, which holds the event and what it did), so it is never stale, whatever becomes of row ids;
+    the words are the same for every reader, secret cards are never in them."""
+    digest = hashlib.blake2b(bytes(row.state or b""), digest_size=16).digest()
+    key = (row.game_id, row.entered_for, digest, get_language())
+    if key in _ENTRIES:
+        _ENTRIES.move_to_end(key)
+        return _ENTRIES[key]
+    section = event_section(outcome)
+    entry = LogEntry(
+        outcome.index,
+        outcome.event.type,
+        explain(section),
+        tuple((explain(step), step.rule) for step in section.steps),
+        getattr(outcome.event, "player", ""),
+        row.entered_for,
+        row.game_id,
+    )
+    _ENTRIES[key] = entry
+    while len(_ENTRIES) > _ENTRIES_KEPT:
+        _ENTRIES.popitem(last=False)
+    return entry
 
 
 def game_context(request: HttpRequest, game: Game, *, member: bool, spectator: bool = False) -> dict[str, object]:
     """Everything the game page, the spectator page and their live fragments show."""
-    rows = list(game.events.all())
-    events = [row.data for row in rows]
     log_from = wanted_log(request)
     me = None if spectator else my_seat(request, game)
     context: dict[str, object] = {
@@ -109,7 +136,6 @@ def game_context(request: HttpRequest, game: Game, *, member: bool, spectator: b
         "member": member,
         "spectator": spectator,
         "can_enter": game.is_playing and not spectator,
-        "event_count": len(events),
         "me": me,
         "seats": game.seats.all(),
         "seats_held": any(seat.phone for seat in game.seats.all()),
@@ -117,23 +143,16 @@ def game_context(request: HttpRequest, game: Game, *, member: bool, spectator: b
         **live_part(game, spectator=spectator, log_from=log_from),
     }
     try:
-        result = replay_game(game, events)
+        now = states.current(game, LOG_SHOWN)
+        window = log_window(now.count, log_from)
+        earlier = states.outcomes(game, window.start, window.stop) if window.paged else []
     except RecordError as error:  # only a database edited by hand gets here
         context["log_error"] = str(error)
         return context
+    result = now.result
     holdings = result.state.holdings
-    log = [
-        LogEntry(
-            outcome.index,
-            outcome.event.type,
-            *explained,
-            getattr(outcome.event, "player", ""),
-            rows[outcome.index].entered_for,
-        )
-        for outcome, explained in zip(result.state.log, _explained_log(result, events), strict=True)
-    ][::-1]
-    counted = counted_players(result.state)
-    window = log_window(len(log), log_from)
+    log = [log_entry(row, outcome) for row, outcome in now.recent]
+    counted = result.state.final_counts
     board = [
         BoardLine(
             name=player,
@@ -151,15 +170,16 @@ def game_context(request: HttpRequest, game: Game, *, member: bool, spectator: b
         "board": board,
         "round": result.state.round,
         "option_lines": option_lines(result.state.options),
-        "redraw_due": me is not None and redraw_due(result, me.name),
+        "redraw_due": me is not None and result.state.redraw_due(me.name),
         "my_cards": len(holdings[me.name].objectives) if me is not None else 0,
         "round_one_buildings": list(BUILDINGS_PER_ROUND[len(result.state.players)][0].items()),
         "nuggets_left": result.state.nuggets_left,
         "counts": [{"name": line.name, "colour": line.colour, "counted": line.name in counted} for line in board],
         "my_count": me is not None and me.name in counted,
+        "event_count": now.count,
         "log": log,
         "log_window": window,
-        "log_shown": log[len(log) - window.stop : len(log) - window.start],
+        "log_shown": [log_entry(row, outcome) for row, outcome in earlier] if window.paged else log,
         # The grid of the other events; the final count has its own card ("Quick count").
         "event_kinds": [
             kind for kind in EVENT_KINDS if kind != EventType.HOLDINGS and (game.promos or kind not in PROMO_KINDS)
@@ -219,22 +239,6 @@ def just_saved(context: dict[str, object], saved: str) -> LogEntry | None:
     log = context.get("log")
     last = log[0] if isinstance(log, list) and log else None
     return last if isinstance(last, LogEntry) and str(last.index) == saved else None
-
-
-def redraw_due(result: OkanaganResult, player: str) -> bool:
-    """Whether ``player`` still has to enter the cards they keep after the end of round 1 (they draw 2
-    and keep 3 of their 5): the round is over and no card of theirs was entered since."""
-    ends = [outcome.index for outcome in result.state.log if outcome.event.type == EventType.ROUND_END]
-    return bool(ends) and not any(
-        outcome.index > ends[0] and outcome.event.player == player
-        for outcome in result.state.log
-        if isinstance(outcome.event, ObjectivesEvent)
-    )
-
-
-def counted_players(state: GameState) -> set[str]:
-    """The players whose final count (the quick count's ``holdings`` event) is in the log."""
-    return {outcome.event.player for outcome in state.log if isinstance(outcome.event, HoldingsEvent)}
 
 
 LOG_SHOWN = 10
@@ -363,7 +367,7 @@ def result_png(game: Game) -> bytes:
     """A finished game's result as a PNG for a chat's link preview: the winners, what decided, each player by
     rank with that game's parts."""
     if game.is_okanagan:
-        result = replay_game(game)
+        result = states.current(game).result
         winners, decider = result.final.winners, okanagan_decider(result)
         lines = [
             ImageLine(

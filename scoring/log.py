@@ -16,8 +16,9 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
-from rules import OkanaganResult, Result, name_key, score_okanagan, score_sheet
+from rules import GameState, OkanaganResult, Result, final_score, name_key, score_okanagan, score_sheet
 
+from . import states
 from .models import Event, Game, Group, Profile, Seat, new_table_code
 
 type Events = list[dict[str, Any]]
@@ -109,13 +110,20 @@ def create_games(group: Group, games: Sequence[NewGame]) -> list[Game]:
         )
         Event.objects.bulk_create(
             (
-                Event(game=row, index=index, data=data)
+                Event(game=row, index=index, data=data, state=state)
                 for row, new in zip(rows, games, strict=True)
-                for index, data in enumerate(new.events)
+                for index, (data, state) in enumerate(zip(new.events, _states(new), strict=True))
             ),
             batch_size=1000,
         )
     return rows
+
+
+def _states(new: NewGame) -> list[bytes | None]:
+    """What each event's row of ``new`` stores (an Okanagan game's state after it)."""
+    if new.kind != Game.Kind.OKANAGAN or not new.events:
+        return [None] * len(new.events)
+    return states.stored(new.players, new.options, new.events)
 
 
 def _with_result(seat: Seat, new: NewGame, position: int) -> Seat:
@@ -224,47 +232,78 @@ class Profiles:
 
 def stored_events(game: Game) -> Events:
     """The log as the record's event objects, in order."""
-    return [event.data for event in game.events.all()]
+    return list(game.events.values_list("data", flat=True))
 
 
 def replay_game(game: Game, events: Events | None = None) -> OkanaganResult:
-    """The game replayed and scored by ``rules``; raises ``RecordError`` if the log is not legal."""
+    """The game replayed whole and scored by ``rules`` (what the stored states are checked against); raises
+    ``RecordError`` if the log is not legal. The pages read the stored state instead (:mod:`scoring.states`)."""
     return score_okanagan(game.record(stored_events(game) if events is None else events))
+
+
+def _claim(game: Game, revision: int) -> None:
+    """Claim the revision the phone saw: it takes the write lock on every database, so two phones cannot both
+    change the log they saw (:class:`StaleGame` if another did first)."""
+    if not Game.objects.filter(pk=game.pk, revision=revision).update(revision=revision + 1):
+        raise StaleGame
+    game.revision = revision + 1
+
+
+def append_event(
+    game: Game, revision: int, make: Callable[[GameState], dict[str, Any]], *, entered_for: str = ""
+) -> int:
+    """Add the event that ``make`` makes from the game's state at ``revision`` (often an event made before,
+    whatever the state) to the end of the log, applying it to the stored state: its cost does not grow with the
+    log. ``entered_for`` marks objective cards entered on another player's phone. Returns the event's index.
+    Raises ``RecordError`` (the log is left as it was) or :class:`StaleGame`."""
+    with transaction.atomic():
+        _claim(game, revision)
+        now = states.current(game)
+        [after] = states.apply_from(game, now.state, [make(now.state.copy())], now.count)
+        Event.objects.create(
+            game=game,
+            index=now.count,
+            data=after.outcome.event.to_json(),  # as the rules read it
+            entered_for=entered_for,
+            state=states.dump(after),
+        )
+        if not game.is_playing:
+            store_result(game, OkanaganResult(after.state, final_score(after.state)))
+    return now.count
 
 
 def change_log(
     game: Game, revision: int, change: Callable[[Events], Events], *, entered_for: tuple[int, str] | None = None
 ) -> OkanaganResult:
-    """Apply ``change`` to the log seen at ``revision``, after checking the new log by replaying it.
+    """Apply ``change`` to the log seen at ``revision`` (an edit or a deletion in the past), checking the events
+    from the first one changed on, from the state stored before it.
 
     ``entered_for`` marks the changed event at that index of the new log (-1: the last) as entered by
     someone else than its player (objective cards, "enter for Ann"); other events keep their marks.
     Raises ``RecordError`` (the log is left as it was) or :class:`StaleGame`.
     """
     with transaction.atomic():
-        # Claiming the revision first takes the write lock on every database, so two phones
-        # cannot both change the log they saw.
-        if not Game.objects.filter(pk=game.pk, revision=revision).update(revision=revision + 1):
-            raise StaleGame
-        rows = list(game.events.all())
+        _claim(game, revision)
+        rows = list(game.events.defer("state"))
         old = [row.data for row in rows]
         new = change(list(old))
-        result = replay_game(game, new)
-        new = [outcome.event.to_json() for outcome in result.state.log]  # as the rules read them
         first_change = next(
             (index for index, (a, b) in enumerate(zip(old, new, strict=False)) if a != b), min(len(old), len(new))
         )
+        start = states.state_before(game, first_change)
+        afters = states.apply_from(game, start, new[first_change:], first_change)
+        new = old[:first_change] + [after.outcome.event.to_json() for after in afters]  # as the rules read them
         marks = _kept_marks([row.entered_for for row in rows], old, new)
         if entered_for is not None:
             at, by = entered_for
             marks[at if at >= 0 else len(new) - 1] = by
         game.events.filter(index__gte=first_change).delete()
         Event.objects.bulk_create(
-            Event(game=game, index=index, data=data, entered_for=marks.get(index, ""))
-            for index, data in enumerate(new)
-            if index >= first_change
+            Event(game=game, index=index, data=new[index], entered_for=marks.get(index, ""), state=states.dump(after))
+            for index, after in enumerate(afters, start=first_change)
         )
-        game.revision = revision + 1
+        state = afters[-1].state if afters else start
+        result = OkanaganResult(state, final_score(state))
         if not game.is_playing:
             store_result(game, result)
     return result
@@ -301,12 +340,10 @@ def store_result(game: Game, result: Result) -> None:
 def finish(game: Game, revision: int) -> OkanaganResult:
     """End the game: the scores become final and the table code stops working."""
     with transaction.atomic():
-        if not Game.objects.filter(pk=game.pk, revision=revision).update(revision=revision + 1):
-            raise StaleGame
-        game.revision = revision + 1
+        _claim(game, revision)
         game.status = Game.Status.FINISHED
         game.finished = timezone.now()
-        result = replay_game(game)
+        result = states.current(game).result
         store_result(game, result)
     return result
 

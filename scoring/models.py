@@ -1,8 +1,8 @@
 """Storage: groups and their members, player profiles, games and each game's event log.
 
-A game's truth is its events (the record's ``events``, in order); everything shown is replayed from
-them by ``rules``. ``Game.revision`` counts changes to the log: it is the ETag of the scoreboard and
-the guard against two phones changing the same game at once.
+A game's truth is its events (the record's ``events``, in order); each event's row also keeps the state after
+it (:mod:`scoring.states`), which the pages read. ``Game.revision`` counts changes to the log: it is the ETag
+of the scoreboard and the guard against two phones changing the same game at once.
 """
 
 from __future__ import annotations
@@ -210,6 +210,9 @@ class Event(models.Model):
     entered_for = models.CharField(max_length=NAME_LENGTH, blank=True, default="")
     """For objective cards entered on another player's phone: who entered them ("enter for Ann"), shown
     in the log; empty when the player entered their own."""
+    state = models.BinaryField(null=True, editable=False)
+    """The game's state after this event and what the event did (:mod:`scoring.states`): the next event applies
+    to it and the pages read it, so that no request replays the log. Empty until first read (rebuilt then)."""
 
     class Meta:
         ordering = ["index"]

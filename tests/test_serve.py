@@ -8,6 +8,7 @@ nginx, Django refuses an oversized body from its headers alone.
 
 from __future__ import annotations
 
+import gzip
 import http.client
 import os
 import socket
@@ -20,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from bench.production import free_port, prepare, production_env
+from bench.production import free_port, manage, prepare, production_env
 from deploy.serve import NGINX, serve_env, start
 
 PG_ADMIN = "postgres://postgres@127.0.0.1:5432/postgres"
@@ -41,6 +42,7 @@ class Served:
     port: int
     run_dir: Path
     upload_tmp: Path  # gunicorn's TMPDIR: where Django would write an upload too big for memory
+    env: dict[str, str]
 
 
 @pytest.fixture(scope="module", params=["sqlite", "postgres"])
@@ -64,7 +66,7 @@ def served(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFact
     port = free_port()
     site = start(env, "127.0.0.1", port, workers=2, run_dir=tmp_path / "run")
     try:
-        yield Served(port, tmp_path / "run", upload_tmp)
+        yield Served(port, tmp_path / "run", upload_tmp, env)
     finally:
         site.stop()
 
@@ -172,3 +174,29 @@ def test_without_nginx_django_refuses_a_huge_body_from_its_headers(served: Serve
         )  # and not one byte of the body
         answer = direct.recv(65536)
     assert answer.startswith(b"HTTP/1.1 413 ")
+
+
+def test_html_comes_compressed_once_and_an_unchanged_poll_is_still_a_304(served: Served) -> None:
+    # nginx compresses nothing itself: Django's compressed answer goes through as it is, with its ETag (weak,
+    # once compressed), which a poll sends back to be told "unchanged".
+    script = (
+        "from django.contrib.auth.models import User; from scoring.models import Group;"
+        "from scoring.log import create_game;"
+        "u = User.objects.create_user('gz', password='gzip-password-1');"
+        "g = Group.objects.create(name='G', owner=u); g.members.add(u);"
+        "print(create_game(g, ('Ann', 'Ben'), {}, promos=False).spectator_token)"
+    )
+    url = f"/watch/{manage(served.env, 'shell', '-c', script)}/live/?view=watch"
+    connection = http.client.HTTPConnection("127.0.0.1", served.port, timeout=10)
+    connection.request("GET", url, headers={"Accept-Encoding": "gzip"})
+    first = connection.getresponse()
+    body = first.read()
+    assert first.status == 200 and first.getheader("Content-Encoding") == "gzip"
+    assert b'<div id="live">' in gzip.decompress(body)  # compressed once, not twice
+    etag = first.getheader("ETag") or ""
+    assert etag.startswith('W/"')
+    for sent in (etag, etag.removeprefix("W/")):
+        connection.request("GET", url, headers={"Accept-Encoding": "gzip", "If-None-Match": sent})
+        again = connection.getresponse()
+        assert again.status == 304 and again.read() == b""
+    connection.close()

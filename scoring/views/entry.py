@@ -3,8 +3,6 @@
 
 from __future__ import annotations
 
-import functools
-import json
 from collections.abc import Callable
 from typing import Any
 
@@ -26,16 +24,14 @@ from rules import (
     RecordError,
     SpecialActionKind,
     Territory,
-    parse_record,
-    replay,
 )
 from rules.components import MAX_OBJECTIVE_CARDS
 from rules.explanation import Message
-from scoring import drafts
+from scoring import drafts, states
 from scoring.access import game_for_player, okanagan_game
 from scoring.entry import EVENT_KINDS, PROMO_KINDS, BadOp, Draft, Screen, analyse, count_from_holdings, tap
 from scoring.http import HtmxHttpRequest, go, posted_whole, to_saved
-from scoring.log import Events, StaleGame, change_log, stored_events
+from scoring.log import Events, StaleGame, append_event, change_log
 from scoring.models import Draft as StoredDraft
 from scoring.models import Game
 from scoring.phones import known_phone, my_seat, phone_id
@@ -89,10 +85,10 @@ def _start(game: Game, kind: str, me: str, territory: str) -> Draft:
 def event_edit(request: HtmxHttpRequest, game_id: int, index: int) -> HttpResponse:
     """Change event ``index``; saved only if it and every later event stay legal."""
     game = okanagan_game(game_for_player(request, game_id))
-    events = stored_events(game)
-    if not game.is_playing or not 0 <= index < len(events):
+    row = game.events.filter(index=index).only("data").first()
+    if not game.is_playing or row is None:
         raise Http404
-    event = events[index]
+    event = row.data
     me = my_seat(request, game)
     if event["type"] == EventType.OBJECTIVES and (me is None or me.name != event["player"]):
         # Another player's cards stay hidden: this phone may only replace them, and the log says so.
@@ -212,18 +208,12 @@ def _page(
 
 
 def _state_before(game: Game, editing: int | None) -> tuple[GameState, int]:
-    """The state the event applies to, and its index: before event ``editing``, or after the log."""
-    events = stored_events(game)
-    index = len(events) if editing is None else editing
-    return _replayed(json.dumps(game.record(events[:index]), sort_keys=True)).copy(), index
-
-
-@functools.lru_cache(maxsize=64)
-def _replayed(record: str) -> GameState:
-    """The state a record (as JSON text) leads to: each tap of an entry needs the same one, so it is replayed
-    once per process and log (the key is the record itself, so a changed log is never served stale). Callers
-    take a copy: the state is shared."""
-    return replay(parse_record(json.loads(record)))
+    """The state the event applies to, and its index: before event ``editing``, or after the log (both stored:
+    nothing is replayed)."""
+    if editing is None:
+        now = states.current(game)
+        return now.state, now.count
+    return states.state_before(game, editing), editing
 
 
 def _save(
@@ -243,7 +233,10 @@ def _save(
             return screen
         try:
             with transaction.atomic():
-                change_log(game, game.revision, _change(screen.draft, editing), entered_for=mark)
+                if editing is None:
+                    append_event(game, game.revision, _as_made(screen.draft.event), entered_for=by)
+                else:
+                    change_log(game, game.revision, _change(screen.draft, editing), entered_for=mark)
                 if mine is not None:
                     drafts.discard(game, mine.phone, mine.pk)
             counted = editing is None and _counted_mine(request, game, screen)
@@ -270,14 +263,17 @@ def _save(
     return screen
 
 
-def _change(draft: Draft, editing: int | None) -> Callable[[Events], Events]:
-    """The change of the log that saves ``draft``: a new last event, or event ``editing`` replaced if it is
-    still as it was when the edit began."""
+def _as_made(event: dict[str, Any]) -> Callable[[GameState], dict[str, Any]]:
+    """The new event, whatever the state it is added to (the rules check it against that state)."""
+    return lambda _state: event
+
+
+def _change(draft: Draft, editing: int) -> Callable[[Events], Events]:
+    """The change of the log that saves ``draft``: event ``editing`` replaced if it is still as it was when the
+    edit began."""
     event = draft.event
 
     def change(events: Events) -> Events:
-        if editing is None:
-            return [*events, event]
         if editing >= len(events):
             raise RecordError(Message(gettext_noop("there is no such event")))
         if draft.original is not None and events[editing] != draft.original:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 from collections.abc import Callable
+from typing import Any
 
 import segno
 from django.contrib import messages
@@ -12,14 +13,15 @@ from django.db.models import F, QuerySet
 from django.http import Http404, HttpResponse, HttpResponseNotModified, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 from django.views.decorators.http import condition, require_http_methods, require_POST, require_safe
 from django_htmx.http import HttpResponseClientRefresh
 
-from rules import RECORD_FORMAT, EventType, NuggetLadder, Options, RecordError, parse_record
+from rules import RECORD_FORMAT, EventType, GameState, NuggetLadder, Options, RecordError, parse_record
 from rules.explanation import Message
-from scoring import drafts
+from scoring import drafts, states
 from scoring.access import (
     game_for_member,
     game_for_player,
@@ -30,12 +32,10 @@ from scoring.access import (
     okanagan_game,
 )
 from scoring.board import (
-    counted_players,
     game_context,
     just_saved,
     live_etag,
     live_part,
-    redraw_due,
     result_links,
     result_png,
     sheet_context,
@@ -45,7 +45,9 @@ from scoring.board import (
 from scoring.entry import PROMO_KINDS
 from scoring.forms import ImportForm, JoinForm, NewGameForm, SupplyForm
 from scoring.http import HtmxHttpRequest, posted_whole, to_saved
-from scoring.log import Events, StaleGame, change_log, create_game, create_sheet_game, finish, reopen, replay_game
+from scoring.live import HEADER as LIVE_HEADER
+from scoring.live import POLLER_ID, collect, held_parts
+from scoring.log import StaleGame, append_event, change_log, create_game, create_sheet_game, finish, reopen
 from scoring.models import Game
 from scoring.phones import known_phone, my_seat
 from scoring.portability import exported_document
@@ -202,9 +204,9 @@ def game_finish(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     game = okanagan_game(game_for_member(request, game_id))
     if not game.is_playing:
         return redirect("game", game_id=game.pk)
-    state = replay_game(game).state
+    state = states.current(game).state
     without_cards = [player for player in state.players if not state.holdings[player].objectives]
-    counted = counted_players(state)
+    counted = state.final_counts
     # A quick count: every player counts their holdings; the end of round 1 is not entered there.
     uncounted = [player for player in state.players if player not in counted] if counted else []
     context = {
@@ -269,7 +271,7 @@ def cards_keep(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
         messages.error(request, _("This game is over: its objective cards can no longer be entered."))
     elif me is None:
         messages.error(request, _("This phone is nobody at the table: tap your name first (“I am …”)."))
-    elif (saved := _one_tap(request, game, lambda events: _keeping(game, events, me.name))) is not None:
+    elif (saved := _one_tap(request, game, lambda state: _keeping(state, me.name))) is not None:
         stored = drafts.load(game, known_phone(request))
         if stored is not None and drafts.is_for(stored, EventType.OBJECTIVES, None):
             drafts.discard(game, stored.phone, stored.pk)  # an entry of the same cards begun on this phone
@@ -283,21 +285,21 @@ def round_end(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     game = okanagan_game(game_for_player(request, game_id))
     if not game.is_playing:
         raise Http404
-    saved = _one_tap(request, game, lambda events: [*events, {"type": EventType.ROUND_END}])
+    saved = _one_tap(request, game, lambda _state: {"type": EventType.ROUND_END})
     return saved if saved is not None else _game_again(request, game)
 
 
-def _one_tap(request: HtmxHttpRequest, game: Game, change: Callable[[Events], Events]) -> HttpResponse | None:
-    """Save the event that ``change`` appends to the log the page saw, then show it on the game page's Saved
+def _one_tap(request: HtmxHttpRequest, game: Game, make: Callable[[GameState], dict[str, Any]]) -> HttpResponse | None:
+    """Save the event that ``make`` makes from the state the page saw, then show it on the game page's Saved
     card; ``None``, with the reason as a message, if the game changed meanwhile or the event is refused."""
     try:
-        result = change_log(game, _revision(request), change)
+        index = append_event(game, _revision(request), make)
     except StaleGame:
         messages.error(request, _("The game changed on another phone: here is the new state."))
     except RecordError as error:
         messages.error(request, error_text(error))
     else:
-        return to_saved(request, game.pk, len(result.state.log) - 1)
+        return to_saved(request, game.pk, index)
     return None
 
 
@@ -308,11 +310,10 @@ def _game_again(request: HtmxHttpRequest, game: Game) -> HttpResponse:
     return redirect("game", game_id=game.pk)
 
 
-def _keeping(game: Game, events: list[dict[str, object]], player: str) -> list[dict[str, object]]:
-    """The log with ``player``'s objectives event that keeps the cards they hold, if they are to enter the
-    cards they keep after round 1; else :class:`RecordError`."""
-    result = replay_game(game, events)
-    if not redraw_due(result, player):
+def _keeping(state: GameState, player: str) -> dict[str, Any]:
+    """``player``'s objectives event that keeps the cards they hold, if they are to enter the cards they keep
+    after round 1; else :class:`RecordError`."""
+    if not state.redraw_due(player):
         raise RecordError(
             Message(
                 gettext_noop(
@@ -320,8 +321,8 @@ def _keeping(game: Game, events: list[dict[str, object]], player: str) -> list[d
                 )
             )
         )
-    cards = [card.to_json() for card in result.state.holdings[player].objectives]
-    return [*events, {"type": EventType.OBJECTIVES, "player": player, "cards": cards}]
+    cards = [card.to_json() for card in state.holdings[player].objectives]
+    return {"type": EventType.OBJECTIVES, "player": player, "cards": cards}
 
 
 def _without(events: list[dict[str, object]], index: int) -> list[dict[str, object]]:
@@ -393,16 +394,24 @@ def _live_etag(request: HtmxHttpRequest, token: str) -> str | None:
 @condition(etag_func=_live_etag)
 def live(request: HtmxHttpRequest, token: str) -> HttpResponse:
     """The live part of the game page (``?view=game``: for the phones at the table) or of the spectator
-    page, that every phone polls; unchanged, it is a 304 after one indexed query."""
+    page, that every phone polls; unchanged, it is a 304 after one indexed query. Changed, it is the parts
+    that differ from the phone's (scoring/live.py), or the whole part for a phone that does not say."""
     if request.GET.get("view") == "game":
         game = get_object_or_404(_games(), spectator_token=token)
         member = is_member(request, game)
         if not member and not has_joined(request, game):
             raise Http404  # a phone that left the table (new code): nothing to swap in
-        response = render(request, "scoring/game.html#game", game_context(request, game, member=member))
+        template, context = "scoring/game.html#game", game_context(request, game, member=member)
     else:
         game = _watched(request, token)
-        response = render(request, "scoring/watch.html#live", _watch_context(request, game))
+        template, context = "scoring/watch.html#live", _watch_context(request, game)
+    parts = collect(context)
+    response = render(request, template, context)
+    changed = parts.answer(held_parts(request))
+    if changed is not None:
+        response.content = changed.encode()
+        response["HX-Retarget"] = f"#{POLLER_ID}"  # the changed parts swap themselves in (out of band)
+    patch_vary_headers(response, [LIVE_HEADER])
     response["Cache-Control"] = "no-cache"
     return response
 

@@ -8,10 +8,9 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
 from rules import EventType, RecordError
-from rules.record import ObjectivesEvent
+from scoring import states
 from scoring.access import game_for_player
 from scoring.http import HtmxHttpRequest, posted_whole
-from scoring.log import replay_game
 from scoring.models import Game
 from scoring.phones import my_seat, phone_id
 from scoring.seats import SeatRefused, claim, free, leave
@@ -55,9 +54,7 @@ def _cards_first(game: Game, player: str) -> bool:
     if not game.is_playing or not game.is_okanagan:
         return False
     try:
-        state = replay_game(game).state
+        state = states.current(game).state
     except RecordError:  # only a database edited by hand gets here: the game page says what is wrong
         return False
-    return state.round == 1 and not any(
-        isinstance(outcome.event, ObjectivesEvent) and outcome.event.player == player for outcome in state.log
-    )
+    return state.round == 1 and not game.events.filter(data__type=EventType.OBJECTIVES, data__player=player).exists()

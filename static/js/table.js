@@ -68,29 +68,35 @@ function sayDroppedTaps() {
 }
 sayDroppedTaps();
 
-// The live game: the page's live part (#game at the table, #live for spectators) polls the server
-// (hx-trigger "every …, refresh"); the server answers 304 while nothing changed. A hidden page does not
-// poll, and polls at once when it is shown again. After any swap, what the reader opened stays open.
-const LIVE = "#game[hx-get], #live[hx-get]";
+// The live game: the page's live part (#game at the table, #live for spectators) is polled by its last
+// element, the poller (#live-poll, hx-trigger "every …, refresh"); the server answers 304 while nothing
+// changed, else the parts that changed, each swapped in by its id, and a new poller (scoring/live.py). A
+// hidden page does not poll, and polls at once when it is shown again. After any swap, what the reader
+// opened stays open.
+const LIVE = "#live-poll";
 let openDetails = [];
 
+function keepOpen(element) {
+  if (element) openDetails.push(...[...element.querySelectorAll("details[open][id]")].map((details) => details.id));
+}
 document.addEventListener("htmx:beforeRequest", (event) => {
   if (document.hidden && event.detail.elt.matches(LIVE)) event.preventDefault();
 });
 document.addEventListener("htmx:beforeSwap", (event) => {
   // Any swap (the live game, a tap in the entry): a part the reader opened stays open.
-  const target = event.detail.target;
-  if (target) openDetails = [...target.querySelectorAll("details[open][id]")].map((details) => details.id);
+  openDetails = [];
+  keepOpen(event.detail.target);
 });
+document.addEventListener("htmx:oobBeforeSwap", (event) => keepOpen(event.detail.target));
 document.addEventListener("htmx:afterSettle", () => {
   for (const id of openDetails) document.getElementById(id)?.setAttribute("open", "");
   openDetails = [];
   announceNews();
 });
 
-// The live part is replaced whole, so it cannot be a live region itself: when the log changed (another
-// phone saved or undid an event), the polite status line outside it (#news) says briefly what the log
-// now ends with, or who won.
+// The live part is replaced, whole or in parts, so it cannot be a live region itself: when the log changed
+// (another phone saved or undid an event), the polite status line outside it (#news) says briefly what the
+// log now ends with (the poller's data-news), or who won.
 let revisionShown = document.querySelector(LIVE)?.dataset.revision;
 
 function announceNews() {
@@ -99,7 +105,7 @@ function announceNews() {
   if (!live || !news || live.dataset.revision === revisionShown) return;
   revisionShown = live.dataset.revision;
   news.textContent = "";
-  const text = live.querySelector("#final .winner")?.textContent.trim() || live.dataset.news;
+  const text = document.querySelector("#final .winner")?.textContent.trim() || live.dataset.news;
   setTimeout(() => { news.textContent = text; }, 100); // emptied first: the same words are said again
 }
 document.addEventListener("visibilitychange", () => {
@@ -121,7 +127,7 @@ function timeOf(date) {
 
 document.addEventListener("htmx:afterRequest", (event) => {
   const stale = document.getElementById("stale");
-  const polled = event.detail.requestConfig?.elt; // the live part that asked (replaced by now if it changed)
+  const polled = event.detail.requestConfig?.elt; // the poller that asked (replaced by now if it changed)
   if (!stale || !polled?.matches?.(LIVE)) return;
   if (event.detail.successful) {
     updatedAt = new Date();

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
+from scoring.log import change_log
 from scoring.models import Game
 
 from .test_play_on_a_phone import a_table, cell, chip, csp_violations, fits, saved, score_a_territory, tap
@@ -202,4 +203,35 @@ def test_a_territory_saved_by_its_last_pick_reaches_another_phone_s_log_within_a
     # The Saved card is this phone's only: the other phone has the log's line.
     expect(theo.locator("section#saved")).to_have_count(0)
     assert fits(theo)
+    theo.context.close()
+
+
+def test_a_changed_poll_swaps_in_only_what_changed_and_what_was_opened_stays_open(
+    live_server: Any, phone: Any, browser: Any
+) -> None:
+    refused = csp_violations(phone)
+    game = a_table(phone, live_server.url, "maya", ("Maya", "Theo"))
+    change_log(game, 0, lambda events: [{"type": "objectives", "player": "Maya", "cards": []}])
+    phone.goto(f"{live_server.url}/games/{game.pk}/")
+    phone.locator("details#event-0 summary").click()
+    expect(phone.locator("details#event-0")).to_have_attribute("open", "")
+    # A mark on two parts of Maya's page: a part swapped in anew does not have it.
+    for part in ("#part-claim", "#part-log"):
+        phone.locator(part).evaluate("(part) => { part.dataset.kept = 'yes'; }")
+
+    # Theo claims his seat on his phone: Maya's "I am Theo" is greyed, and only that part was sent again.
+    theo = joined(browser, live_server.url, game)
+    tap(theo, "I am Theo")
+    expect(phone.get_by_role("button", name="I am Theo")).to_be_disabled(timeout=5000)
+    expect(phone.locator("#part-claim")).not_to_have_attribute("data-kept", "yes")
+    expect(phone.locator("#part-log")).to_have_attribute("data-kept", "yes")
+
+    # An event saved on another phone: the log is sent again, what Maya opened stays open, the news says it.
+    game.refresh_from_db()
+    change_log(game, game.revision, lambda events: [*events, {"type": "objectives", "player": "Theo", "cards": []}])
+    expect(phone.locator("#news")).to_have_text("Event 1: objectives kept by Theo", timeout=5000)
+    expect(phone.locator("#part-log")).not_to_have_attribute("data-kept", "yes")
+    expect(phone.locator("details#event-0")).to_have_attribute("open", "")
+    expect(phone.locator("details#event-1")).not_to_have_attribute("open", "")
+    assert not refused, refused
     theo.context.close()

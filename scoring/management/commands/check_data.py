@@ -1,11 +1,13 @@
 """``manage.py check_data``: find stored data that today's rules refuse, such as text stored before
 the text rules (a lone surrogate, a control character, an invisible name), a log no longer legal, or a
 finished game whose stored results (each seat's total, rank and score parts, which the statistics count)
-differ from what replaying it gives.
+differ from what replaying it gives, or a stored state (:mod:`scoring.states`: the state after each event,
+which the pages read) that differs from a fresh replay of the log.
 
 Prints one line per problem and exits with status 1 if there is any, so that it can run after a
 deployment or in a cron job. It changes nothing: each problem is for a person to look at (the game's
-page says what the rules refuse, and a member can undo or edit the event).
+page says what the rules refuse, and a member can undo or edit the event); but ``--rebuild-states`` first
+stores again, from the log, the states that differ from a fresh replay.
 """
 
 from __future__ import annotations
@@ -13,9 +15,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from rules import RulesError, name_problem, score_document, text_problem
+from scoring import states
 from scoring.log import seat_results
 from scoring.models import GROUP_NAME_LENGTH, Game, Group, Profile
 from scoring.portability import game_document
@@ -24,7 +27,19 @@ from scoring.portability import game_document
 class Command(BaseCommand):
     help = "Find stored texts and games that today's rules refuse (exit status 1 if any)."
 
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument(
+            "--rebuild-states",
+            action="store_true",
+            help="store again, from a fresh replay, every state that differs from it (then check)",
+        )
+
     def handle(self, *args: Any, **options: Any) -> None:
+        if options["rebuild_states"]:
+            for game in Game.objects.filter(kind=Game.Kind.OKANAGAN).prefetch_related("seats", "events"):
+                if next(states.differences(game), None) is not None:
+                    states.rebuild(game)
+                    self.stdout.write(f"game {game.pk}: states stored again from the log")
         count = 0
         for problem in problems():
             self.stdout.write(problem)
@@ -53,6 +68,9 @@ def problems() -> Iterator[str]:
         except RulesError as error:
             yield f"game {game.pk}: {error}"
             continue
+        if game.is_okanagan:
+            for difference in states.differences(game):
+                yield f"game {game.pk}: {difference}"
         if not game.is_playing:
             seats = sorted(game.seats.all(), key=lambda seat: seat.position)
             for seat, replayed in zip(seats, seat_results(result), strict=False):

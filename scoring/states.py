@@ -1,0 +1,196 @@
+"""A game's state as stored: each event's row keeps the state after it and what it did, so that a request costs
+the same however long the game is.
+
+A save applies its one event to the state stored with the previous event (:func:`append`); the game page, the
+scoreboard and the entry screens read the last row's state and the last few rows' outcomes (:func:`current`).
+Replaying the whole log stays for what needs it: an edit or a deletion in the past replays from the state
+before it; an imported or restored game, and a row whose state is missing or was stored by other code (an
+older :data:`STATE_FORMAT`), are replayed whole and their states stored again (:func:`rebuild`); and
+``manage.py check_data`` checks every stored state against a fresh replay (:func:`differences`).
+
+The states are pickled: only the server writes them, from the rules' own objects, and nothing a client sends
+is ever unpickled (imports and restores carry the log, which is replayed).
+"""
+
+from __future__ import annotations
+
+import copyreg
+import io
+import pickle
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any
+
+from rules import RECORD_FORMAT, EventOutcome, GameState, OkanaganResult, RecordError, final_score, new_game
+from rules.explanation import Message, Plural
+from rules.record import Record, parse_event, parse_record
+from rules.replay import apply_event
+
+from .models import Event, Game
+
+STATE_FORMAT = 1
+"""The version of what is pickled: raise it when the rules' state or explanation classes change, and every
+stored state is rebuilt from its log when next read."""
+
+
+@dataclass(frozen=True)
+class After:
+    """What one row stores: the state after its event (without the log) and what the event did."""
+
+    state: GameState
+    outcome: EventOutcome
+
+
+def _frozen(mapping: dict[str, Any]) -> MappingProxyType[str, Any]:
+    return MappingProxyType(mapping)
+
+
+def _message(template: str, params: dict[str, Any]) -> Message:
+    return Message(template, **params)
+
+
+class _Pickler(pickle.Pickler):
+    """Pickles the rules' objects: their immutable mappings, and the strings that carry a template."""
+
+    dispatch_table = copyreg.dispatch_table | {
+        MappingProxyType: lambda mapping: (_frozen, (dict(mapping),)),
+        Plural: lambda text: (Plural, (str(text), text.plural, text.number)),
+        Message: lambda message: (_message, (message.template, dict(message.params))),
+    }
+
+
+def dump(after: After) -> bytes:
+    """``after`` as stored, marked with :data:`STATE_FORMAT`."""
+    out = io.BytesIO()
+    _Pickler(out, protocol=pickle.HIGHEST_PROTOCOL).dump((STATE_FORMAT, after))
+    return out.getvalue()
+
+
+def load(data: bytes | memoryview | None) -> After | None:
+    """What a row stores, or ``None`` if it has nothing usable (never stored, or by another format)."""
+    if data is None:
+        return None
+    try:
+        version, after = pickle.loads(bytes(data))  # noqa: S301 (written by this server only, see above)
+    except Exception:  # anything unpicklable is rebuilt from the log  # noqa: BLE001
+        return None
+    return after if version == STATE_FORMAT and isinstance(after, After) else None
+
+
+def record_of(game: Game, events: Sequence[Any]) -> Record:
+    """The game's record with ``events`` (its players in seat order and its options)."""
+    return parse_record(game.record(list(events)))
+
+
+def stored(players: tuple[str, ...], options: dict[str, object], events: Sequence[object]) -> list[bytes | None]:
+    """What each event's row stores, for a game stored with its log (an import, a restore): ``None`` for each
+    if the log is not legal (its page then says what the rules refuse)."""
+    try:
+        record = parse_record({"format": RECORD_FORMAT, "players": list(players), "options": options,
+                               "events": list(events)})  # fmt: skip
+        return [dump(after) for after in afters(record)]
+    except RecordError:
+        return [None] * len(events)
+
+
+def afters(record: Record) -> Iterator[After]:
+    """The state after each event of ``record`` and what it did, replaying it once (``RecordError`` if it is
+    not legal)."""
+    state = new_game(record.players, record.options)
+    for index, event in enumerate(record.events):
+        outcome = apply_event(state, event, index)
+        yield After(state.without_log(), outcome)
+
+
+def rebuild(game: Game) -> list[Event]:
+    """Replay the whole log and store every row's state again; the rows, in order. ``RecordError`` if the log
+    is not legal (only a database edited by hand has such a log)."""
+    rows = list(game.events.all())
+    for row, after in zip(rows, afters(record_of(game, [row.data for row in rows])), strict=True):
+        row.state = dump(after)
+    Event.objects.bulk_update(rows, ["state"], batch_size=500)
+    return rows
+
+
+def first_state(game: Game) -> GameState:
+    """The state before the first event."""
+    record = record_of(game, [])
+    return new_game(record.players, record.options)
+
+
+@dataclass(frozen=True)
+class Current:
+    """A game as it stands: its state, the number of events, and the last events with what each did."""
+
+    state: GameState
+    count: int
+    recent: tuple[tuple[Event, EventOutcome], ...]
+    """The last events, newest first, each with its outcome."""
+
+    @property
+    def result(self) -> OkanaganResult:
+        """The game scored as it stands."""
+        return OkanaganResult(self.state, final_score(self.state))
+
+
+def current(game: Game, shown: int = 1) -> Current:
+    """The game as it stands, with its last ``shown`` events (two queries; the log is replayed only when a row's
+    state is missing). ``RecordError`` if the stored log is not legal."""
+    rows = list(game.events.order_by("-index")[: max(shown, 1)])
+    loaded = [load(row.state) for row in rows]
+    if any(after is None for after in loaded):
+        every = rebuild(game)
+        rows = every[::-1][: max(shown, 1)]
+        loaded = [load(row.state) for row in rows]
+    recent = [(row, after.outcome) for row, after in zip(rows, loaded, strict=True) if after is not None]
+    state = loaded[0].state.copy() if rows and loaded[0] is not None else first_state(game)
+    return Current(state, rows[0].index + 1 if rows else 0, tuple(recent[:shown]))
+
+
+def outcomes(game: Game, start: int, stop: int) -> list[tuple[Event, EventOutcome]]:
+    """Events ``start`` to ``stop`` (excluded), newest first, each with what it did."""
+    rows = list(game.events.filter(index__gte=start, index__lt=stop).order_by("-index"))
+    loaded = [load(row.state) for row in rows]
+    if any(after is None for after in loaded):
+        every = rebuild(game)
+        rows = every[start:stop][::-1]
+        loaded = [load(row.state) for row in rows]
+    return [(row, after.outcome) for row, after in zip(rows, loaded, strict=True) if after is not None]
+
+
+def state_before(game: Game, index: int) -> GameState:
+    """The state event ``index`` applies to: the one stored with the event before it."""
+    if index <= 0:
+        return first_state(game)
+    row = game.events.filter(index=index - 1).first()
+    after = load(row.state) if row is not None else None
+    if row is not None and after is None:
+        after = load(rebuild(game)[index - 1].state)
+    return after.state.copy() if after is not None else first_state(game)
+
+
+def apply_from(game: Game, state: GameState, events: Sequence[dict[str, Any]], start: int) -> list[After]:
+    """Apply ``events`` (at indexes ``start``…) to ``state``, each checked as the rules check it; ``RecordError``
+    names the first illegal one."""
+    players = game.players()
+    out = []
+    for offset, data in enumerate(events):
+        index = start + offset
+        outcome = apply_event(state, parse_event(players, data, index), index)
+        out.append(After(state.without_log(), outcome))
+    return out
+
+
+def differences(game: Game) -> Iterator[str]:
+    """Each stored state of ``game`` that differs from a fresh replay of its log (for ``check_data``). A row with
+    no state is not one: it is built when first read."""
+    rows = list(game.events.all())
+    try:
+        fresh = list(afters(record_of(game, [row.data for row in rows])))
+    except RecordError:
+        return  # check_data says what the rules refuse
+    for row, replayed in zip(rows, fresh, strict=True):
+        stored = load(row.state)
+        if stored is not None and stored != replayed:
+            yield f"event {row.index}: the stored state differs from a fresh replay"
