@@ -108,19 +108,17 @@ def create_games(group: Group, games: Sequence[NewGame]) -> list[Game]:
             for row, new in zip(rows, games, strict=True)
             for position, name in enumerate(new.players)
         )
-        Event.objects.bulk_create(
-            (
-                Event(game=row, index=index, data=data, state=state)
-                for row, new in zip(rows, games, strict=True)
-                for index, (data, state) in enumerate(zip(new.events, _states(new), strict=True))
-            ),
+        events = Event.objects.bulk_create(
+            (Event(game=row, index=index, data=data) for row, new in zip(rows, games, strict=True)
+             for index, data in enumerate(new.events)),
             batch_size=1000,
-        )
+        )  # fmt: skip
+        states.store(events, [state for new in games for state in _states(new)])
     return rows
 
 
 def _states(new: NewGame) -> list[bytes | None]:
-    """What each event's row of ``new`` stores (an Okanagan game's state after it)."""
+    """What is stored with each event of ``new`` (an Okanagan game's state after it)."""
     if new.kind != Game.Kind.OKANAGAN or not new.events:
         return [None] * len(new.events)
     return states.stored(new.players, new.options, new.events)
@@ -260,13 +258,13 @@ def append_event(
         _claim(game, revision)
         now = states.current(game)
         [after] = states.apply_from(game, now.state, [make(now.state.copy())], now.count)
-        Event.objects.create(
+        event = Event.objects.create(
             game=game,
             index=now.count,
             data=after.outcome.event.to_json(),  # as the rules read it
             entered_for=entered_for,
-            state=states.dump(after),
         )
+        states.store([event], [after])
         if not game.is_playing:
             store_result(game, OkanaganResult(after.state, final_score(after.state)))
     return now.count
@@ -284,7 +282,7 @@ def change_log(
     """
     with transaction.atomic():
         _claim(game, revision)
-        rows = list(game.events.defer("state"))
+        rows = list(game.events.all())
         old = [row.data for row in rows]
         new = change(list(old))
         first_change = next(
@@ -298,10 +296,11 @@ def change_log(
             at, by = entered_for
             marks[at if at >= 0 else len(new) - 1] = by
         game.events.filter(index__gte=first_change).delete()
-        Event.objects.bulk_create(
-            Event(game=game, index=index, data=new[index], entered_for=marks.get(index, ""), state=states.dump(after))
-            for index, after in enumerate(afters, start=first_change)
+        rows = Event.objects.bulk_create(
+            Event(game=game, index=index, data=new[index], entered_for=marks.get(index, ""))
+            for index in range(first_change, len(new))
         )
+        states.store(rows, afters)
         state = afters[-1].state if afters else start
         result = OkanaganResult(state, final_score(state))
         if not game.is_playing:

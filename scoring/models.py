@@ -1,8 +1,9 @@
 """Storage: groups and their members, player profiles, games and each game's event log.
 
-A game's truth is its events (the record's ``events``, in order); each event's row also keeps the state after
-it (:mod:`scoring.states`), which the pages read. ``Game.revision`` counts changes to the log: it is the ETag
-of the scoreboard and the guard against two phones changing the same game at once.
+A game's truth is its events (the record's ``events``, in order); the state after each event is stored too
+(:class:`EventState`, :mod:`scoring.states`), and that is what the pages read. ``Game.revision`` counts
+changes to the log: it is the ETag of the scoreboard and the guard against two phones changing the same game
+at once.
 """
 
 from __future__ import annotations
@@ -210,13 +211,19 @@ class Event(models.Model):
     entered_for = models.CharField(max_length=NAME_LENGTH, blank=True, default="")
     """For objective cards entered on another player's phone: who entered them ("enter for Ann"), shown
     in the log; empty when the player entered their own."""
-    state = models.BinaryField(null=True, editable=False)
-    """The game's state after this event and what the event did (:mod:`scoring.states`): the next event applies
-    to it and the pages read it, so that no request replays the log. Empty until first read (rebuilt then)."""
 
     class Meta:
         ordering = ["index"]
         constraints = [models.UniqueConstraint(fields=["game", "index"], name="unique_event_index")]
+
+
+class EventState(models.Model):
+    """The game's state after an event and what the event did (:mod:`scoring.states`): the next event applies to
+    it and the pages read it, so that no request replays the log. Made when the event is stored, or from the log
+    when first read. A table of its own, so that reading a game's events (a backup) does not read the states."""
+
+    event = models.OneToOneField(Event, primary_key=True, on_delete=models.CASCADE, related_name="stored")
+    data = models.BinaryField()
 
 
 class Draft(models.Model):

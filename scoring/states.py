@@ -1,8 +1,9 @@
-"""A game's state as stored: each event's row keeps the state after it and what it did, so that a request costs
-the same however long the game is.
+"""A game's state as stored: with each event, the state after it and what it did (:class:`EventState`), so that
+a request costs the same however long the game is.
 
-A save applies its one event to the state stored with the previous event (:func:`append`); the game page, the
-scoreboard and the entry screens read the last row's state and the last few rows' outcomes (:func:`current`).
+A save applies its one event to the state stored with the previous event (``scoring.log.append_event``); the
+game page, the scoreboard and the entry screens read the last event's state and the last few events' outcomes
+(:func:`current`).
 Replaying the whole log stays for what needs it: an edit or a deletion in the past replays from the state
 before it; an imported or restored game, and a row whose state is missing or was stored by other code (an
 older :data:`STATE_FORMAT`), are replayed whole and their states stored again (:func:`rebuild`); and
@@ -27,7 +28,7 @@ from rules.explanation import Message, Plural
 from rules.record import Record, parse_event, parse_record
 from rules.replay import apply_event
 
-from .models import Event, Game
+from .models import Event, EventState, Game
 
 STATE_FORMAT = 1
 """The version of what is pickled: raise it when the rules' state or explanation classes change, and every
@@ -84,7 +85,7 @@ def record_of(game: Game, events: Sequence[Any]) -> Record:
 
 
 def stored(players: tuple[str, ...], options: dict[str, object], events: Sequence[object]) -> list[bytes | None]:
-    """What each event's row stores, for a game stored with its log (an import, a restore): ``None`` for each
+    """What is stored with each event of a game stored with its log (an import, a restore): ``None`` for each
     if the log is not legal (its page then says what the rules refuse)."""
     try:
         record = parse_record({"format": RECORD_FORMAT, "players": list(players), "options": options,
@@ -103,13 +104,34 @@ def afters(record: Record) -> Iterator[After]:
         yield After(state.without_log(), outcome)
 
 
+def stored_data(row: Event) -> bytes | None:
+    """What is stored for ``row`` (its :class:`EventState`), if anything (fetch it with ``select_related``)."""
+    try:
+        return bytes(row.stored.data)
+    except EventState.DoesNotExist:
+        return None
+
+
+def store(rows: Sequence[Event], made: Sequence[After | bytes | None]) -> None:
+    """Store with each of ``rows`` (saved events) what it is followed by in ``made``: a state, or a state dumped
+    already (``None``: nothing, it is built when first read)."""
+    kept = [
+        EventState(event=row, data=dump(after) if isinstance(after, After) else after)
+        for row, after in zip(rows, made, strict=True)
+        if after is not None
+    ]
+    EventState.objects.bulk_create(kept, batch_size=500)
+    for state in kept:
+        state.event.stored = state  # as select_related would have it
+
+
 def rebuild(game: Game) -> list[Event]:
     """Replay the whole log and store every row's state again; the rows, in order. ``RecordError`` if the log
     is not legal (only a database edited by hand has such a log)."""
     rows = list(game.events.all())
-    for row, after in zip(rows, afters(record_of(game, [row.data for row in rows])), strict=True):
-        row.state = dump(after)
-    Event.objects.bulk_update(rows, ["state"], batch_size=500)
+    made = list(afters(record_of(game, [row.data for row in rows])))
+    EventState.objects.filter(event__game=game).delete()
+    store(rows, made)
     return rows
 
 
@@ -135,14 +157,14 @@ class Current:
 
 
 def current(game: Game, shown: int = 1) -> Current:
-    """The game as it stands, with its last ``shown`` events (two queries; the log is replayed only when a row's
+    """The game as it stands, with its last ``shown`` events (one query; the log is replayed only when a row's
     state is missing). ``RecordError`` if the stored log is not legal."""
-    rows = list(game.events.order_by("-index")[: max(shown, 1)])
-    loaded = [load(row.state) for row in rows]
+    rows = list(game.events.select_related("stored").order_by("-index")[: max(shown, 1)])
+    loaded = [load(stored_data(row)) for row in rows]
     if any(after is None for after in loaded):
         every = rebuild(game)
         rows = every[::-1][: max(shown, 1)]
-        loaded = [load(row.state) for row in rows]
+        loaded = [load(stored_data(row)) for row in rows]
     recent = [(row, after.outcome) for row, after in zip(rows, loaded, strict=True) if after is not None]
     state = loaded[0].state.copy() if rows and loaded[0] is not None else first_state(game)
     return Current(state, rows[0].index + 1 if rows else 0, tuple(recent[:shown]))
@@ -150,12 +172,12 @@ def current(game: Game, shown: int = 1) -> Current:
 
 def outcomes(game: Game, start: int, stop: int) -> list[tuple[Event, EventOutcome]]:
     """Events ``start`` to ``stop`` (excluded), newest first, each with what it did."""
-    rows = list(game.events.filter(index__gte=start, index__lt=stop).order_by("-index"))
-    loaded = [load(row.state) for row in rows]
+    rows = list(game.events.select_related("stored").filter(index__gte=start, index__lt=stop).order_by("-index"))
+    loaded = [load(stored_data(row)) for row in rows]
     if any(after is None for after in loaded):
         every = rebuild(game)
         rows = every[start:stop][::-1]
-        loaded = [load(row.state) for row in rows]
+        loaded = [load(stored_data(row)) for row in rows]
     return [(row, after.outcome) for row, after in zip(rows, loaded, strict=True) if after is not None]
 
 
@@ -163,10 +185,10 @@ def state_before(game: Game, index: int) -> GameState:
     """The state event ``index`` applies to: the one stored with the event before it."""
     if index <= 0:
         return first_state(game)
-    row = game.events.filter(index=index - 1).first()
-    after = load(row.state) if row is not None else None
+    row = game.events.select_related("stored").filter(index=index - 1).first()
+    after = load(stored_data(row)) if row is not None else None
     if row is not None and after is None:
-        after = load(rebuild(game)[index - 1].state)
+        after = load(stored_data(rebuild(game)[index - 1]))
     return after.state.copy() if after is not None else first_state(game)
 
 
@@ -185,12 +207,12 @@ def apply_from(game: Game, state: GameState, events: Sequence[dict[str, Any]], s
 def differences(game: Game) -> Iterator[str]:
     """Each stored state of ``game`` that differs from a fresh replay of its log (for ``check_data``). A row with
     no state is not one: it is built when first read."""
-    rows = list(game.events.all())
+    rows = list(game.events.select_related("stored"))
     try:
         fresh = list(afters(record_of(game, [row.data for row in rows])))
     except RecordError:
         return  # check_data says what the rules refuse
     for row, replayed in zip(rows, fresh, strict=True):
-        stored = load(row.state)
+        stored = load(stored_data(row))
         if stored is not None and stored != replayed:
             yield f"event {row.index}: the stored state differs from a fresh replay"

@@ -16,7 +16,7 @@ from django.test import Client
 from rules import RecordError
 from scoring import states
 from scoring.log import append_event, change_log, create_game, replay_game
-from scoring.models import Event, Game, Group
+from scoring.models import EventState, Game, Group
 from tests.random_games import RandomChooser, random_record
 
 
@@ -27,7 +27,7 @@ def fresh(game: Game) -> Any:
 
 def assert_as_replayed(game: Game) -> None:
     assert list(states.differences(game)) == []
-    assert all(row.state is not None for row in game.events.all())
+    assert all(states.stored_data(row) is not None for row in game.events.select_related("stored"))
     assert states.current(game).state.without_log() == fresh(game)
 
 
@@ -66,25 +66,25 @@ def test_a_missing_or_outdated_state_is_rebuilt_from_the_log_when_read(
 ) -> None:
     record = random_record(RandomChooser(3), 3, 20, 10).to_json()
     game = create_game(group, tuple(record["players"]), record["options"], promos=True, events=record["events"])
-    Event.objects.filter(game=game, index__in=[3, 29]).update(state=None)
+    EventState.objects.filter(event__game=game, event__index__in=[3, 29]).delete()
     assert states.current(game).state.without_log() == fresh(game)
-    assert all(row.state is not None for row in game.events.all())
+    assert EventState.objects.filter(event__game=game).count() == 30
     monkeypatch.setattr(states, "STATE_FORMAT", states.STATE_FORMAT + 1)  # states stored by older code
-    assert states.load(game.events.last().state) is None  # type: ignore[union-attr]
+    assert states.load(EventState.objects.get(event__game=game, event__index=29).data) is None
     assert states.current(game).state.without_log() == fresh(game)
-    assert states.load(game.events.last().state) is not None  # type: ignore[union-attr]
+    assert states.load(EventState.objects.get(event__game=game, event__index=29).data) is not None
 
 
 def test_check_data_finds_a_stored_state_that_differs_from_the_replay_and_can_rebuild_it(group: Group) -> None:
     record = random_record(RandomChooser(5), 3, 12, 6).to_json()
     game = create_game(group, tuple(record["players"]), record["options"], promos=True, events=record["events"])
     call_command("check_data", stdout=io.StringIO())  # as stored: nothing to say
-    row = game.events.get(index=7)
-    after = states.load(row.state)
+    row = EventState.objects.get(event__game=game, event__index=7)
+    after = states.load(row.data)
     assert after is not None
     after.state.nuggets_left += 1
-    row.state = states.dump(after)
-    row.save(update_fields=["state"])
+    row.data = states.dump(after)
+    row.save(update_fields=["data"])
     out = io.StringIO()
     with pytest.raises(CommandError):
         call_command("check_data", stdout=out)
