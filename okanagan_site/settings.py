@@ -2,8 +2,9 @@
 
 DEBUG is off unless ``DEBUG=1``; then ``SECRET_KEY`` is required. ``DATABASE_URL`` is optional
 (SQLite in the project folder by default). ``ALLOWED_HOSTS`` and ``CSRF_TRUSTED_ORIGINS`` are
-comma-separated lists. ``REDIS_URL`` (optional) holds the rate limits' counters; ``TRUSTED_PROXY_COUNT``
-says how many proxies of ours stand in front of the site (0 by default: none).
+comma-separated lists. ``REDIS_URL`` (optional) is the cache every app server shares: the rate limits'
+counters, the games' live versions and the sessions; ``TRUSTED_PROXY_COUNT`` says how many proxies of
+ours stand in front of the site (0 by default: none).
 """
 
 from __future__ import annotations
@@ -167,6 +168,12 @@ if REDIS_URL:
     # django-ratelimit lists only django-redis among the Redis backends it knows; Django's own RedisCache
     # has the atomic add and incr it needs.
     SILENCED_SYSTEM_CHECKS = ["django_ratelimit.W001"]
+    # Redis also holds each game's live version (scoring/live_version.py), so that an unchanged poll
+    # touches no database, and the sessions, which every app server shares. They are read from Redis and
+    # written to it and to the database ("cached_db"), not kept in Redis alone: a Redis restart or flush
+    # (it is a cache, run without persistence) then logs nobody out and loses no phone's table or seat.
+    # A session changes rarely (a login, a table joined), so the write to both costs little.
+    SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "okanagan_cache"}}
     # Not atomic (see above): tolerated without REDIS_URL so that `make run` works on a fresh machine;

@@ -26,6 +26,7 @@ from django.utils.translation import gettext as _
 
 from rules import EventType, Territory
 
+from . import live_version
 from .entry import BadOp
 from .entry import Draft as EventDraft
 from .models import Draft, Game
@@ -209,3 +210,4 @@ def _seen(stored: Draft) -> tuple[object, ...]:
 
 def _count_activity(game: Game) -> None:
     Game.objects.filter(pk=game.pk).update(activity=F("activity") + 1)
+    live_version.changed(game.pk)

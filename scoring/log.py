@@ -18,7 +18,7 @@ from django.utils import timezone
 
 from rules import GameState, OkanaganResult, Result, final_score, name_key, score_okanagan, score_sheet
 
-from . import states
+from . import live_version, states
 from .models import Event, Game, Group, Profile, Seat, new_table_code
 
 type Events = list[dict[str, Any]]
@@ -180,6 +180,7 @@ def finish_sheet_game(game: Game, sheet: dict[str, Any]) -> Game:
             raise StaleGame
         game.refresh_from_db()
         store_result(game, result)  # the sheet's players are the seats, in seat order
+        live_version.changed(game.pk)
     return game
 
 
@@ -199,11 +200,13 @@ def reopen_sheet_game(game: Game, fill: Callable[[Game], None]) -> None:
             raise StaleGame
         fill(game)
         game.seats.update(total=None, rank=None, parts={})
+        live_version.changed(game.pk)
 
 
 def line_changed(game: Game) -> None:
     """A line was saved: every phone's game page shows which lines are done."""
     Game.objects.filter(pk=game.pk).update(activity=F("activity") + 1)
+    live_version.changed(game.pk)
 
 
 class Profiles:
@@ -245,6 +248,7 @@ def _claim(game: Game, revision: int) -> None:
     if not Game.objects.filter(pk=game.pk, revision=revision).update(revision=revision + 1):
         raise StaleGame
     game.revision = revision + 1
+    live_version.changed(game.pk)  # once committed
 
 
 def append_event(
@@ -356,3 +360,4 @@ def reopen(game: Game, revision: int) -> None:
     if not updated:
         raise StaleGame
     game.seats.update(total=None, rank=None, parts={})
+    live_version.changed(game.pk)

@@ -130,8 +130,12 @@ class Game(models.Model):
 
     def new_codes(self) -> None:
         """A new table code and spectator link: every guest who joined with the old code is out."""
+        from . import live_version  # which reads this module's Game
+
+        old_token = self.spectator_token
         self.table_code, self.spectator_token = new_table_code(), new_token()
         self.save(update_fields=["table_code", "spectator_token"])
+        live_version.forget(old_token)
 
     @property
     def is_okanagan(self) -> bool:

@@ -9,6 +9,7 @@ from django.db import transaction
 from django.db.models import F
 from django.utils.translation import gettext as _
 
+from . import live_version
 from .models import Game, Seat
 
 
@@ -66,3 +67,4 @@ def free(game: Game, position: int) -> None:
 def _changed(game: Game) -> None:
     """Every phone shows who holds which seat: the live fragment changes."""
     Game.objects.filter(pk=game.pk).update(activity=F("activity") + 1)
+    live_version.changed(game.pk)

@@ -21,7 +21,7 @@ from django_htmx.http import HttpResponseClientRefresh
 
 from rules import RECORD_FORMAT, EventType, GameState, NuggetLadder, Options, RecordError, parse_record
 from rules.explanation import Message
-from scoring import drafts, states
+from scoring import drafts, live_version, states
 from scoring.access import (
     game_for_member,
     game_for_player,
@@ -160,6 +160,7 @@ def game_delete(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     if request.method == "POST":
         group_id, named = game.group_id, _named(game)
         game.delete()
+        live_version.forget(game.spectator_token)
         messages.success(request, _("Game deleted: %(game)s.") % {"game": named})
         return redirect("group", group_id=group_id)
     return render(request, "scoring/game_delete.html", {"game": game, "named": _named(game)})
@@ -386,7 +387,7 @@ def _watch_context(request: HtmxHttpRequest, game: Game) -> dict[str, object]:
 
 
 def _live_etag(request: HtmxHttpRequest, token: str) -> str | None:
-    row = Game.objects.filter(spectator_token=token).values_list("pk", "revision", "activity").first()
+    row = live_version.current(token)
     return None if row is None else live_etag(*row, log_from=wanted_log(request))
 
 
@@ -394,8 +395,9 @@ def _live_etag(request: HtmxHttpRequest, token: str) -> str | None:
 @condition(etag_func=_live_etag)
 def live(request: HtmxHttpRequest, token: str) -> HttpResponse:
     """The live part of the game page (``?view=game``: for the phones at the table) or of the spectator
-    page, that every phone polls; unchanged, it is a 304 after one indexed query. Changed, it is the parts
-    that differ from the phone's (scoring/live.py), or the whole part for a phone that does not say."""
+    page, that every phone polls; unchanged, it is a 304 after one indexed query (none with Redis:
+    scoring/live_version.py). Changed, it is the parts that differ from the phone's (scoring/live.py), or the
+    whole part for a phone that does not say."""
     if request.GET.get("view") == "game":
         game = get_object_or_404(_games(), spectator_token=token)
         member = is_member(request, game)
@@ -435,6 +437,7 @@ def public_result(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     game = game_for_member(request, game_id)
     public = request.POST.get("public") == "1"
     Game.objects.filter(pk=game.pk).update(public_result=public, activity=F("activity") + 1)
+    live_version.changed(game.pk)
     if public:
         messages.success(request, _("The result is public: anyone with its link can see it."))
     else:

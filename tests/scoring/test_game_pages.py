@@ -8,7 +8,6 @@ import re
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
-from pytest_django import DjangoAssertNumQueries
 
 from rules.reference import FOREST_EXAMPLE
 from scoring.log import change_log, finish
@@ -34,20 +33,6 @@ def test_the_qr_code_is_an_svg_of_the_join_link(member_client: Client, game: Gam
     response = member_client.get(f"/games/{game.pk}/qr.svg")
     assert response["Content-Type"] == "image/svg+xml"
     assert b'<svg xmlns="http://www.w3.org/2000/svg"' in response.content
-
-
-def test_an_unchanged_live_poll_answers_304_after_one_query(
-    client: Client, game: Game, django_assert_num_queries: DjangoAssertNumQueries
-) -> None:
-    url = f"/watch/{game.spectator_token}/live/?view=watch"
-    first = client.get(url)
-    assert first.status_code == 200 and 'id="scoreboard"' in first.content.decode()
-    with django_assert_num_queries(1):
-        again = client.get(url, HTTP_IF_NONE_MATCH=first["ETag"])
-    assert again.status_code == 304
-    add_events(game, FOREST)
-    changed = client.get(url, HTTP_IF_NONE_MATCH=first["ETag"])
-    assert changed.status_code == 200 and changed["ETag"] != first["ETag"]
 
 
 def test_undo_removes_the_last_event_and_answers_a_fragment_to_htmx(member_client: Client, game: Game) -> None:
