@@ -3,6 +3,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
+SERVERS ?= 1
 
 .PHONY: run serve test lint typecheck pytest bench load clean messages
 
@@ -14,9 +15,10 @@ run: $(VENV)/.runtime messages
 	DEBUG=1 $(BIN)/python manage.py runserver $(HOST):$(PORT)
 
 # As in production: gunicorn behind nginx, in the foreground (deploy/serve.py migrates, makes the cache
-# table and collects the static files first). Ctrl-C stops both.
+# table and collects the static files first). Ctrl-C stops both. SERVERS=2: two app servers behind nginx,
+# sharing the database and, with REDIS_URL, Redis.
 serve: $(VENV)/.runtime messages
-	$(BIN)/python deploy/serve.py --host $(HOST) --port $(PORT)
+	$(BIN)/python deploy/serve.py --host $(HOST) --port $(PORT) --servers $(SERVERS)
 
 test: $(VENV)/.dev lint typecheck pytest
 

@@ -5,7 +5,14 @@ workers only whole requests, on a unix socket; it serves the static files and re
 site's limits. Its pid, logs and temporary files are in the run folder (``run/``, git-ignored), so no
 root is needed. Plain HTTP: in production TLS is terminated before nginx.
 
-    .venv/bin/python deploy/serve.py [--host 127.0.0.1] [--port 8000] [--workers N]
+With ``--servers N``, N app servers (gunicorn instances, each with its ``--workers``, each on its own
+socket) share the database and, with ``REDIS_URL``, Redis; nginx sends each request to the one with the
+fewest requests under way. On one machine that only shows the setup works; on several, each runs its
+gunicorn and one nginx (or any load balancer) reaches them over the network.
+
+    .venv/bin/python deploy/serve.py [--host 127.0.0.1] [--port 8000] [--workers N] [--servers N]
+
+``start`` and ``Site`` are importable, for the tests and benchmarks that serve the site as ``make serve`` does.
 """
 
 from __future__ import annotations
@@ -16,6 +23,7 @@ import os
 import secrets
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -63,71 +71,101 @@ def default_workers() -> int:
     return int(os.environ.get("WORKERS") or 2 * (os.cpu_count() or 1) + 1)
 
 
+class UnixHTTPConnection(http.client.HTTPConnection):
+    """An HTTP connection to a unix socket: one app server, reached directly, as nginx reaches it."""
+
+    def __init__(self, path: Path, timeout: float = 30) -> None:
+        super().__init__("127.0.0.1", timeout=timeout)
+        self.path = path
+
+    def connect(self) -> None:
+        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.sock.settimeout(self.timeout)
+        self.sock.connect(str(self.path))
+
+
 @dataclass
 class Site:
-    """gunicorn and nginx, running."""
+    """The app servers (gunicorn) and nginx, running."""
 
-    gunicorn: subprocess.Popen[bytes]
-    nginx: subprocess.Popen[bytes]
+    servers: list[subprocess.Popen[bytes]]
+    sockets: list[Path]
+    """Each app server's unix socket, in the order of ``servers``."""
+    nginx: subprocess.Popen[bytes] | None = None
 
     def running(self) -> bool:
-        return self.gunicorn.poll() is None and self.nginx.poll() is None
+        processes = [*self.servers, *([self.nginx] if self.nginx else [])]
+        return all(process.poll() is None for process in processes)
 
     def stop(self) -> None:
-        """Stop nginx (at once), then gunicorn (its workers finish their request)."""
-        for process in (self.nginx, self.gunicorn):
-            if process.poll() is None:
-                process.terminate()
-            try:
-                process.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
+        """Stop nginx (at once), then the app servers (their workers finish their request)."""
+        for group in ([self.nginx] if self.nginx else [], self.servers):
+            for process in group:
+                if process.poll() is None:
+                    process.terminate()
+            for process in group:
+                try:
+                    process.wait(timeout=30)
+                except subprocess.TimeoutExpired:
+                    process.kill()
+                    process.wait()
 
 
-def start(env: dict[str, str], host: str, port: int, workers: int, run_dir: Path = RUN_DIR) -> Site:
-    """Start gunicorn on a unix socket in ``run_dir`` and nginx on ``host:port``; return once it answers."""
+def answers(connection: http.client.HTTPConnection) -> bool:
+    """Whether the site behind ``connection`` answers ``/health/live/`` (a 400 too: the host may not be one the
+    site serves, but the site is there; not nginx's 502 while no app server is)."""
+    try:
+        connection.request("GET", "/health/live/")
+        return connection.getresponse().status < 500
+    except OSError:
+        return False
+    finally:
+        connection.close()
+
+
+def start(env: dict[str, str], host: str, port: int, workers: int, run_dir: Path = RUN_DIR, servers: int = 1) -> Site:
+    """Start ``servers`` gunicorn instances of ``workers`` workers, each on a unix socket in ``run_dir``, then
+    nginx on ``host:port`` in front of them; return once each server and nginx answer."""
     run_dir.mkdir(parents=True, exist_ok=True)
-    socket = run_dir / "gunicorn.sock"
+    sockets = [run_dir / f"gunicorn-{number}.sock" for number in range(1, servers + 1)]
     listen = f"[{host.strip('[]')}]:{port}" if ":" in host else f"{host}:{port}"
-    manage(env, "nginx_conf", "--listen", listen, "--socket", str(socket), "--run-dir", str(run_dir))
-    gunicorn = subprocess.Popen(
-        [str(Path(sys.executable).parent / "gunicorn"), "--bind", f"unix:{socket}", "--workers", str(workers),
+    upstreams = [argument for path in sockets for argument in ("--socket", str(path))]
+    manage(env, "nginx_conf", "--listen", listen, *upstreams, "--run-dir", str(run_dir))
+    site = Site([gunicorn(env, path, workers) for path in sockets], sockets)
+    probe_host = "127.0.0.1" if host in WILDCARDS else host.strip("[]")
+    for _ in range(300):  # nginx once every server answers, so that its first requests find them
+        if not site.running():
+            break
+        if site.nginx is None and all(answers(UnixHTTPConnection(path, timeout=5)) for path in sockets):
+            nginx = [NGINX, "-p", str(run_dir), "-c", str(run_dir / "nginx.conf"), "-e", "stderr"]
+            site.nginx = subprocess.Popen(nginx, cwd=ROOT)
+        if site.nginx is not None and answers(http.client.HTTPConnection(probe_host, port, timeout=5)):
+            return site
+        time.sleep(0.1)
+    site.stop()
+    raise RuntimeError("the site did not start: see gunicorn's and nginx's messages above")
+
+
+def gunicorn(env: dict[str, str], path: Path, workers: int) -> subprocess.Popen[bytes]:
+    """One app server: gunicorn's sync workers on the unix socket ``path``."""
+    return subprocess.Popen(
+        [str(Path(sys.executable).parent / "gunicorn"), "--bind", f"unix:{path}", "--workers", str(workers),
          "--error-logfile", "-", "--log-level", env.get("LOG_LEVEL", "info").lower(), "--no-control-socket",
          "okanagan_site.wsgi"],
         cwd=ROOT,
         env=env,
     )  # fmt: skip
-    for _ in range(300):  # nginx after gunicorn's socket, so that its first requests find it
-        if socket.exists() or gunicorn.poll() is not None:
-            break
-        time.sleep(0.1)
-    nginx = subprocess.Popen([NGINX, "-p", str(run_dir), "-c", str(run_dir / "nginx.conf"), "-e", "stderr"], cwd=ROOT)
-    site = Site(gunicorn, nginx)
-    probe_host = "127.0.0.1" if host in WILDCARDS else host.strip("[]")
-    for _ in range(300):
-        if not site.running():
-            break
-        try:
-            connection = http.client.HTTPConnection(probe_host, port, timeout=5)
-            connection.request("GET", "/health/live/")
-            status = connection.getresponse().status
-            connection.close()
-            if status == 200:
-                return site
-        except OSError:
-            pass
-        time.sleep(0.1)
-    site.stop()
-    raise RuntimeError("the site did not start: see gunicorn's and nginx's messages above")
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8000)
-    parser.add_argument("--workers", type=int, default=default_workers())
+    parser.add_argument("--workers", type=int, default=default_workers(), help="gunicorn's workers per server")
+    parser.add_argument("--servers", type=int, default=1, help="app servers (gunicorn instances) behind nginx")
     options = parser.parse_args()
+    if options.servers < 1 or options.workers < 1:
+        parser.error("--servers and --workers must be 1 or more")
     if not Path(NGINX).exists():
         print(f"serve: nginx not found at {NGINX} (apt-get install -y nginx-light)", file=sys.stderr)
         return 1
@@ -136,12 +174,15 @@ def main() -> int:
     prepare(env)
     # Ctrl-C reaches gunicorn and nginx too (one process group); TERM from a supervisor only this one.
     signal.signal(signal.SIGTERM, signal.default_int_handler)
-    site = start(env, options.host, options.port, options.workers)
-    print(f"Serving on http://{options.host}:{options.port}/ with {options.workers} workers (Ctrl-C stops)")
+    site = start(env, options.host, options.port, options.workers, servers=options.servers)
+    servers = f"{options.servers} servers of " if options.servers > 1 else ""
+    cache = "Redis" if env.get("REDIS_URL") else "the database cache (set REDIS_URL for Redis)"
+    print(f"Serving on http://{options.host}:{options.port}/ with {servers}{options.workers} workers, {cache}")
+    print("Ctrl-C stops")
     try:
         while site.running():
             time.sleep(0.5)
-        print("serve: gunicorn or nginx stopped; stopping the other", file=sys.stderr)
+        print("serve: gunicorn or nginx stopped; stopping the others", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         return 0

@@ -41,6 +41,7 @@ def missing(reason: str) -> None:
 class Served:
     port: int
     run_dir: Path
+    socket: Path  # gunicorn's
     upload_tmp: Path  # gunicorn's TMPDIR: where Django would write an upload too big for memory
     env: dict[str, str]
 
@@ -66,7 +67,7 @@ def served(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFact
     port = free_port()
     site = start(env, "127.0.0.1", port, workers=2, run_dir=tmp_path / "run")
     try:
-        yield Served(port, tmp_path / "run", upload_tmp, env)
+        yield Served(port, tmp_path / "run", site.sockets[0], upload_tmp, env)
     finally:
         site.stop()
 
@@ -168,7 +169,7 @@ def test_a_body_under_its_limit_reaches_the_site(served: Served) -> None:
 def test_without_nginx_django_refuses_a_huge_body_from_its_headers(served: Served) -> None:
     with socket.socket(socket.AF_UNIX) as direct:
         direct.settimeout(10)
-        direct.connect(str(served.run_dir / "gunicorn.sock"))
+        direct.connect(str(served.socket))
         direct.sendall(
             f"POST /groups/restore/ HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: {FIFTY_MB}\r\n\r\n".encode()
         )  # and not one byte of the body

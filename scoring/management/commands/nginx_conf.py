@@ -30,14 +30,15 @@ def location_regex(url_name: str) -> str:
     raise LookupError(f"no URL named {url_name!r}")
 
 
-def render(listen: str, socket: Path, run_dir: Path) -> str:
-    """The configuration: nginx on ``listen`` (``host:port``), gunicorn on the unix ``socket``."""
+def render(listen: str, sockets: list[Path], run_dir: Path) -> str:
+    """The configuration: nginx on ``listen`` (``host:port``), in front of the app servers (gunicorn) on the
+    unix ``sockets``."""
     body_limits = [
         {"url_name": name, "regex": location_regex(name), "limit": limit} for name, limit in BODY_LIMITS.items()
     ]
     context = {
         "listen": listen,
-        "socket": socket,
+        "sockets": sockets,
         "run_dir": run_dir,
         "static_root": settings.STATIC_ROOT,
         "default_limit": DEFAULT_BODY_LIMIT,
@@ -53,12 +54,14 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--listen", default="127.0.0.1:8000", help="host:port nginx listens on")
-        parser.add_argument("--socket", type=Path, required=True, help="gunicorn's unix socket")
+        parser.add_argument(
+            "--socket", type=Path, action="append", required=True, help="an app server's unix socket (one or more)"
+        )
         parser.add_argument("--run-dir", type=Path, required=True, help="the folder of nginx's pid, logs and temp")
 
     def handle(self, *args: Any, **options: Any) -> None:
         run_dir: Path = options["run_dir"].resolve()
         for temp in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"):
             (run_dir / "tmp" / temp).mkdir(parents=True, exist_ok=True)
-        config = render(options["listen"], options["socket"].resolve(), run_dir)
+        config = render(options["listen"], [socket.resolve() for socket in options["socket"]], run_dir)
         (run_dir / "nginx.conf").write_text(config)
