@@ -38,6 +38,8 @@ CSRF = uuid.uuid4().hex  # any 32 letters and digits: the phones' CSRF cookie, s
 JOIN_LIMIT = 20  # scoring.rate_limits.RATES["join"]: 20 in 5 minutes
 SAVES_PER_PHONE = 4
 
+pytestmark = pytest.mark.gunicorn
+
 
 @dataclass(frozen=True)
 class Route:
