@@ -541,7 +541,8 @@ def parse_options(fields: Fields) -> Options:
 
 
 def parse_bag(value: object, where: tuple[str, ...], *, signed: bool = False) -> dict[Reward, int]:
-    """A bag of rewards: reward → positive count (or, when ``signed``, any non-zero count)."""
+    """A bag of rewards: reward → positive count (or, when ``signed``, any non-zero count), in the rewards'
+    order (a JSON object's keys have none: a database may store them in another)."""
     fields = Fields(value, RecordError, where)
     bag: dict[Reward, int] = {}
     for key in fields.value:
@@ -550,7 +551,13 @@ def parse_bag(value: object, where: tuple[str, ...], *, signed: bool = False) ->
         if count == 0:
             raise fields.fail(key, Message(_("a count must not be 0")))
         bag[reward] = count
-    return bag
+    return in_order(bag, list(Reward))
+
+
+def in_order[K, V](mapping: dict[K, V], order: Sequence[K]) -> dict[K, V]:
+    """``mapping`` with its keys in ``order`` (the players' seats, the rewards' order): what the engine says
+    never depends on the order of a JSON object's keys, which has none."""
+    return {key: mapping[key] for key in order if key in mapping}
 
 
 class _EventReader:
@@ -602,6 +609,7 @@ class _EventReader:
             self.known(player, lambda message: fields.fail("buildings", message)): self.buildings_of(player, counts)
             for player, counts in fields.mapping("buildings").items()
         }
+        buildings = in_order(buildings, self.players)
         order = None
         if fields.has("order"):
             order = tuple(
@@ -616,6 +624,7 @@ class _EventReader:
                 self.known(player, lambda message: fields.fail("picks", message)): parse_bag(bag, ("picks", player))
                 for player, bag in fields.mapping("picks").items()
             }
+            picks = in_order(picks, self.players)
         return TerritoryEvent(
             territory=fields.choice("territory", Territory),
             closed_by=self.player(fields, "closed_by"),
@@ -642,7 +651,7 @@ class _EventReader:
                 }
                 raise fields.fail(key, Message(plural[building], limit=limit, players=len(self.players), count=count))
             counts[building] = count
-        return counts
+        return in_order(counts, list(Building))
 
     def volcano(self, fields: Fields) -> VolcanoEvent:
         action = self.special_action(fields.nested("special_action"))
@@ -725,14 +734,13 @@ class _EventReader:
                 action = TwoRewards(fields.choice("reward", Reward))
             case SpecialActionKind.GIFTS:
                 givers = fields.mapping("from")
-                action = Gifts(
-                    {
-                        self.known(giver, lambda message: fields.fail("from", message)): identifier(
-                            reward, Reward, lambda message: fields.fail("from", message)
-                        )
-                        for giver, reward in givers.items()
-                    }
-                )
+                gifts = {
+                    self.known(giver, lambda message: fields.fail("from", message)): identifier(
+                        reward, Reward, lambda message: fields.fail("from", message)
+                    )
+                    for giver, reward in givers.items()
+                }
+                action = Gifts(in_order(gifts, self.players))
             case SpecialActionKind.TRADE:
                 action = Trade(self.player(fields, "with"), fields.choice("give", Reward), fields.choice("get", Reward))
             case SpecialActionKind.EXCHANGE_SHAPE | SpecialActionKind.EXCHANGE_COLOUR:

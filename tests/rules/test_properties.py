@@ -223,3 +223,29 @@ def test_two_corrections_move_any_held_token_to_another_player(record: Any, data
     assert moved.holdings[giver].rewards[reward] == state.holdings[giver].rewards[reward] - 1
     assert moved.holdings[receiver].rewards[reward] == state.holdings[receiver].rewards[reward] + 1
     assert (moved.supply, moved.exhausted) == (state.supply, state.exhausted)
+
+
+def _shuffled(value: Any, data: st.DataObject) -> Any:
+    """``value`` with the keys of every JSON object in another order (as a database may store them)."""
+    if isinstance(value, dict):
+        keys = data.draw(st.permutations(list(value)))
+        return {key: _shuffled(value[key], data) for key in keys}
+    if isinstance(value, list):
+        return [_shuffled(item, data) for item in value]
+    return value
+
+
+@SETTINGS
+@given(games, st.data())
+def test_what_the_engine_says_does_not_depend_on_the_order_of_a_json_object_s_keys(
+    record: Any, data: st.DataObject
+) -> None:
+    as_written = score_okanagan(record.to_json())
+    shuffled = score_okanagan(_shuffled(record.to_json(), data))
+    assert shuffled.to_json() == as_written.to_json()
+    assert [step.text for section in shuffled.sections for step in section.steps] == [
+        step.text for section in as_written.sections for step in section.steps
+    ]
+    assert [outcome.event.to_json() for outcome in shuffled.state.log] == [
+        outcome.event.to_json() for outcome in as_written.state.log
+    ]
