@@ -1,54 +1,59 @@
 """Load test: how many phones the site serves as in production before its targets fail (the knee).
 
 Starts the site as ``make serve`` does (``deploy/serve.py``: nginx in front of gunicorn's sync workers on a
-unix socket, ``--workers`` of them, 2 × cores + 1 by default) on a fresh database: SQLite by default,
-``--postgres`` a database of its own on the machine's server, ``--redis`` the shared cache on Redis
-(``REDIS_URL``, or 127.0.0.1:6379). Then it steps the number of phones (``--phones 150 300 …``), each step
-a bounded run on fresh tables (``--warmup`` s, then ``--seconds`` s measured), as the pages do:
+unix socket, 2 × cores + 1 of them unless ``--workers``) on a fresh database: SQLite, or with ``--postgres``
+a database of its own on the machine's server (127.0.0.1:5432), dropped afterwards; ``--redis`` puts the
+shared cache on Redis (``REDIS_URL``, or 127.0.0.1:6379) under a key prefix of its own, deleted afterwards.
+Then it steps the number of phones (``--phones``), each step on fresh tables: ``--warmup`` s, then
+``--seconds`` s measured, then two poll intervals more for the last saves to arrive. As the pages do:
 
 - a table is 3 phones on a game that starts ``--events`` events long (a legal random record of
-  ``tests/random_games.py``, one per table) and comes from its own loopback address (127.1.x.y), as a
-  table behind its home router does; ``--spectators`` more phones watch the first tables;
-- every phone polls the game's live fragment every ``--interval`` s with the ETag it holds: the table's
-  phones ``/watch/<token>/live/?view=game`` with a session, spectators ``?view=watch`` without one. A
-  phone whose answer has not come when its next poll is due skips that poll, as htmx does;
-- one phone per table, the member's, saves a territory every 20 s (the tables spread over the 20 s),
-  then loads the game page it is sent to. The territory is a lake the phone entered tap by tap before
-  the step (then cancelled): each save posts that entry's draft again, which adds one more lake. Nobody
-  has buildings there, so nobody collects: the lake stays legal however many are saved and whatever the
-  supply still holds, and a refused save is an error.
+  ``tests/random_games.py``, seeded by the table's number) and sends from its own loopback address
+  (127.1.x.y), as a table behind its home router does; ``--spectators`` more phones watch the first tables;
+- every phone polls the game's live fragment every ``--interval`` s with the ETag it holds (from the start
+  the table's current one, as if it had loaded the page): the table's phones ``/watch/<token>/live/?view=game``
+  with a session, spectators ``?view=watch`` without one. A phone whose answer has not come when its next
+  poll is due skips that poll, as htmx does;
+- one phone per table, the member's, saves a territory every 20 s (the tables spread evenly over the 20 s),
+  then loads the game page the answer sends it to. The territory is a lake that phone entered tap by tap
+  before the step (then cancelled): each save posts that entry's draft again, which adds one more lake.
+  Nobody has buildings there, so nobody collects: the lake stays legal however many are saved and
+  whatever the supply still holds, and a refused save counts as an error.
 
-At a table, the member's phone is logged in over HTTP (one session shared by every table: a session is
-one row, read once per request whoever holds it). The other two phones are table guests: the setup script
-stores their sessions itself as ``join_table`` does (``{"tables": {"<game id>": "<table code>"}}``).
+The member's phones share one session, logged in over HTTP (a session is one row, read once per request
+whoever holds it). The other two phones of a table are its guests: the setup script stores their sessions
+itself as ``join_table`` does (``{"tables": {"<game id>": "<table code>"}}``).
 
-Each phone keeps one HTTP/1.1 connection alive, as a browser does; every phone is a coroutine of one
-asyncio loop on raw sockets, so that the load generator, which runs on the same cores as the server,
-stays cheap. It prints its own CPU share, and how late it sent what it meant to send: a step where it
-fell behind (more than 1 % of its requests over 100 ms late) did not load the site as asked and does
-not count.
+Each phone keeps one HTTP/1.1 connection alive, as a browser does; the phones are coroutines of one asyncio
+loop on raw sockets, so that the load generator, which runs on the same cores as the server, stays cheap.
+It prints its own CPU share, and how late it sent what it meant to send: a step where it fell behind (more
+than 1 % of its requests over 100 ms late) did not load the site as asked and misses.
 
-Per step it prints requests per second, the p50/p95/p99 of every endpoint, the errors, how long a save
-takes to reach the table's other phones (propagation: from the save's answer to the first poll answered
-200 with the new revision; saves in the last two intervals are not made, so that every save has time to
-arrive), and the CPU it cost: gunicorn's (master and workers), nginx's and, on PostgreSQL, the backends
-serving the database (Redis's too with ``--redis``: a server other programs may use), per request and as
-a share of the machine's cores, next to the generator's and the rest of the machine's (a run while other
-processes are busy is slower than the site is). Then a table of the steps, and the knee: the largest
-number of phones at which every step so far held the targets:
+Per step it prints requests per second, the p50/p95/p99 of every endpoint and its errors, how long a save
+takes to reach the table's other phones (from the save's answer to the first poll answered 200 with the new
+revision: with polls every T, about T/2 on average and 0.95·T at the 95th percentile, plus a poll's
+latency), and the CPU it cost: gunicorn's (master and workers), nginx's and, on PostgreSQL, the backends
+serving the database (with ``--redis`` the Redis server's, which other programs may use too), per request
+and as a share of the machine's cores, next to the generator's and the rest of the machine's: a run while
+other processes are busy is slower than the site is. ``--nice -10`` puts the site and the generator ahead
+of them (as if the machine were idle; it needs root, and PostgreSQL's backends keep their priority).
+
+Then a table of the steps, and the knee: the most phones at which that step and every one before it held
+the targets
 
     territory save p95 ≤ 50 ms, unchanged poll p95 ≤ 10 ms, no error (and the generator kept up).
 
-It stops after the first step that fails (``--keep-going`` runs them all). Last, in the same run, 16
+It stops after the first step that misses them (``--keep-going`` runs them all). Last, in the same run, 16
 clients hammer the trivial view (``/health/live/``) and an unchanged poll for ``--hammer`` s each, and it
 prints their rates and ratio (target: polls ≥ 50 % of the trivial view's rate).
 
-``--servers N`` is passed to ``deploy/serve.py``'s ``start`` (several gunicorn instances behind nginx) when
-it takes it; ``--direct`` hits one gunicorn on loopback TCP, without nginx, for comparison.
+``--servers N`` is passed to ``deploy/serve.py``'s ``start`` (N gunicorn servers behind nginx) once it
+takes it; ``--direct`` serves with one gunicorn on loopback TCP, without nginx, for comparison (its sync
+workers close every connection, so the generator connects once per request).
 
-    .venv/bin/python bench/load.py [--postgres] [--redis [URL]] [--events 30] [--phones 150 300 450 600]
-        [--interval 3] [--seconds 30] [--warmup 6] [--spectators 10] [--workers 5] [--servers 1] [--direct]
-        [--keep-going] [--hammer 10]
+    .venv/bin/python bench/load.py [--postgres] [--redis [URL]] [--events 30] [--phones 300 450 600 750 900]
+        [--interval 3] [--seconds 20] [--warmup 4] [--spectators 10] [--workers 5] [--servers 1] [--direct]
+        [--nice -10] [--keep-going] [--hammer 10]
 """
 
 from __future__ import annotations
@@ -182,10 +187,10 @@ class Connection:
 
 class Recorder:
     """What one step measured: latencies (ms) and errors per endpoint, and the generator's own lateness.
-    Only requests sent from ``measure_from`` on count."""
+    Only requests sent from ``measure_from`` to ``until`` count."""
 
-    def __init__(self, measure_from: float) -> None:
-        self.measure_from = measure_from
+    def __init__(self, measure_from: float, until: float) -> None:
+        self.measure_from, self.until = measure_from, until
         self.times: dict[str, list[float]] = defaultdict(list)
         self.errors: dict[str, int] = defaultdict(int)
         self.requests = 0
@@ -195,7 +200,7 @@ class Recorder:
         """Polls not sent because the phone's previous answer had not come yet (the server's fault)."""
 
     def measured(self, sent: float) -> bool:
-        return sent >= self.measure_from
+        return self.measure_from <= sent < self.until
 
     def add(self, sent: float, name: str, ms: float, ok: bool) -> None:
         """An answered request: its latency, and whether its status was the one expected."""
@@ -228,6 +233,8 @@ class Table:
     """The loopback address its phones send from (one home router)."""
     lake: str = ""
     """The draft of a lake ready to save, as its page held it (see :func:`enter_lake`)."""
+    etag: str = ""
+    """The live fragment's ETag once the lake was entered: the phones hold it, as if they had loaded the page."""
     saved: dict[int, float] = field(default_factory=dict)
     """Revision → when the save that made it was answered (``time.monotonic()``)."""
     seen: dict[str, dict[int, float]] = field(default_factory=dict)
@@ -236,12 +243,17 @@ class Table:
 
 @dataclass(frozen=True)
 class Clock:
-    """A step's clock (``time.monotonic()``): when the phones start, when measuring starts, when it ends."""
+    """A step's clock (``time.monotonic()``): when the phones start, when measuring starts and ends (the last
+    save), and the poll interval. The phones poll two intervals more, for the last saves to arrive."""
 
     start: float
     measure_from: float
     until: float
     interval: float
+
+    @property
+    def end(self) -> float:
+        return self.until + 2 * self.interval
 
 
 def address(kind: int, number: int) -> str:
@@ -311,7 +323,7 @@ async def log_in(port: int) -> dict[str, str]:
 async def enter_lake(port: int, table: Table, member: dict[str, str]) -> None:
     """Enter a lake at the table's game tap by tap, as the member's phone does, and cancel it: the draft the
     last page held, which this phone may post to save that lake (drafts are the server's to make: none is
-    made up here)."""
+    made up here). Then the table's live ETag, which its phones start with."""
     connection = Connection(port, table.address)
     path = f"/games/{table.game}/events/new/territory/"
     headers = {**member, "Content-Type": "application/x-www-form-urlencoded"}
@@ -325,8 +337,10 @@ async def enter_lake(port: int, table: Table, member: dict[str, str]) -> None:
         answer = await connection.request("POST", path, headers, urlencode(fields | {"op": op}))
         assert answer.status == (302 if op == "cancel" else 200), (op, answer.status)
         page = answer.body
-    connection.close()
     table.lake = fields["draft"]
+    guest = {"Cookie": f"sessionid={table.guests[0]}", "HX-Request": "true"}
+    table.etag = (await connection.request("GET", f"/watch/{table.token}/live/?view=game", guest)).headers["etag"]
+    connection.close()
 
 
 async def enter_lakes(port: int, tables: list[Table], member: dict[str, str]) -> None:
@@ -367,19 +381,19 @@ async def phone(
     its timer)."""
     connection = Connection(port, source)
     seen = table.seen.setdefault(name, {})
-    etag, revision = "", table.revision
+    etag, revision = table.etag, table.revision
     next_poll = clock.start + random.uniform(0, clock.interval)
     next_save = clock.start + first_save
     path = f"/watch/{table.token}/live/?view={view}"
     try:
-        while (due := min(next_poll, next_save)) < clock.until:
+        while (due := min(next_poll, next_save)) < clock.end:
             await asyncio.sleep(max(0.0, due - time.monotonic()))
             sent = time.monotonic()
             if recorder.measured(sent):
                 recorder.lateness.append(sent - due)
             if next_save <= next_poll:
                 next_save += SAVE_EVERY
-                if sent < clock.until - 2 * clock.interval:  # else no time left for the other phones to get it
+                if sent < clock.until:
                     etag = await save(connection, table, cookie, recorder, sent, etag)
                     next_poll = time.monotonic() + clock.interval
                 continue
@@ -520,12 +534,17 @@ class Meter:
     """The PostgreSQL database whose backends count, if any."""
     cache_pid: int | None
 
+    def backends(self) -> list[int]:
+        """The PostgreSQL backends serving the database (none on SQLite)."""
+        if not self.database:
+            return []
+        sql = f"SELECT pid FROM pg_stat_activity WHERE datname = '{self.database}' AND pid <> pg_backend_pid()"
+        run = subprocess.run(["psql", PG_ADMIN, "-Atc", sql], check=True, capture_output=True, text=True)
+        return [int(pid) for pid in run.stdout.split()]
+
     def read(self) -> Usage:
-        backends: tuple[tuple[int, float], ...] = ()
-        if self.database:
-            sql = f"SELECT pid FROM pg_stat_activity WHERE datname = '{self.database}' AND pid <> pg_backend_pid()"
-            run = subprocess.run(["psql", PG_ADMIN, "-Atc", sql], check=True, capture_output=True, text=True)
-            backends = tuple((int(pid), cpu_of(int(pid))) for pid in run.stdout.split())
+        """The CPU used so far."""
+        backends = self.backends()
         processes, own = children_cpu(), os.times()
         front = sum(seconds for name, seconds in processes.items() if name.startswith("nginx"))
         return Usage(
@@ -536,7 +555,7 @@ class Meter:
             cpu_of(self.cache_pid) if self.cache_pid else 0.0,
             own.user + own.system,
             machine_busy(),
-            backends,
+            tuple((pid, cpu_of(pid)) for pid in backends),
         )
 
 
@@ -594,7 +613,7 @@ async def run_step(
     measured."""
     start = time.monotonic() + 0.2
     clock = Clock(start, start + options.warmup, start + options.warmup + options.seconds, options.interval)
-    recorder = Recorder(clock.measure_from)
+    recorder = Recorder(clock.measure_from, clock.until)
     phones = []
     for index, table in enumerate(tables):
         first_save = index * SAVE_EVERY / len(tables)  # the tables' saves spread evenly over 20 s
@@ -682,7 +701,7 @@ def print_step(step: Step, cores: int) -> None:
         f"  CPU: {', '.join(parts)}: {usage.server * 1000 / requests:.2f} ms per request "
         f"({(usage.server - usage.database) * 1000 / requests:.2f} the site's, {usage.database * 1000 / requests:.2f} "
         f"the database's), {usage.server / usage.at / cores:.0%} of {cores} cores; the generator "
-        f"{usage.generator / usage.at / cores:.0%}, other processes {usage.others / usage.at / cores:.0%}"
+        f"{usage.generator / usage.at / cores:.0%}, other processes {max(0.0, usage.others) / usage.at / cores:.0%}"
     )
     missed = step.failures()
     print(f"  targets: {'held' if not missed else 'missed: ' + '; '.join(missed)}", flush=True)
@@ -706,7 +725,7 @@ def print_table(steps: list[Step], cores: int) -> None:
             ms(step.recorder.p95(CHANGED)), ms(step.recorder.p95(PAGE)), str(step.errors), str(step.late),
             f"{reach:.2f} s", f"{site * 1000 / requests:.2f}+{usage.database * 1000 / requests:.2f}",
             f"{usage.server / usage.at:.2f}", f"{usage.generator / usage.at / cores:.0%}",
-            f"{usage.others / usage.at / cores:.0%}",
+            f"{max(0.0, usage.others) / usage.at / cores:.0%}",
         )  # fmt: skip
         missed = step.failures()
         print(
@@ -733,6 +752,29 @@ def knee(steps: list[Step]) -> int | None:
 
 
 # The run ----------------------------------------------------------------------------------------
+
+
+@contextmanager
+def niceness(nice: int) -> Iterator[str]:
+    """This process at niceness ``nice``, and so the site's processes it starts; what it got, to print. Where
+    the kernel groups processes by session (autogroup), a niceness counts only within the group: the
+    session's group gets ``nice`` too, and its own back afterwards. Not permitted (a negative niceness needs
+    root), the run goes on at the usual priority."""
+    group = Path("/proc/self/autogroup")
+    before = group.read_text().split()[-1] if nice and group.exists() else None
+    try:
+        if nice:
+            os.setpriority(os.PRIO_PROCESS, 0, nice)
+        if before is not None:
+            group.write_text(str(nice))
+    except PermissionError:
+        yield f"niceness {nice} not permitted: the usual priority"
+        return
+    try:
+        yield f"niceness {nice}" if nice else ""
+    finally:
+        if before is not None:
+            group.write_text(before)
 
 
 @contextmanager
@@ -807,8 +849,13 @@ async def run(options: argparse.Namespace, env: dict[str, str], meter: Meter, po
         begun = time.monotonic()
         tables = make_tables(env, made, phones // 3, options.events)
         made += len(tables)
+        games = time.monotonic()
         await enter_lakes(port, tables, member)
-        print(f"{phones} phones: {len(tables)} tables ready in {time.monotonic() - begun:.0f} s", flush=True)
+        print(
+            f"{phones} phones: {len(tables)} games made in {games - begun:.0f} s, "
+            f"their lakes entered in {time.monotonic() - games:.0f} s",
+            flush=True,
+        )
         steps.append(await run_step(port, tables, options.spectators, member, options, meter))
         print_step(steps[-1], cores)
         if steps[-1].failures() and not options.keep_going:
@@ -830,6 +877,18 @@ async def run(options: argparse.Namespace, env: dict[str, str], meter: Meter, po
     )
 
 
+def describe(options: argparse.Namespace, priority: str) -> str:
+    """The run's first line: what serves, on what, under what load."""
+    workers = f"{options.workers} workers"
+    front = f"gunicorn alone ({workers})" if options.direct else f"nginx + gunicorn ({options.servers} × {workers})"
+    return (
+        f"load: {'PostgreSQL' if options.postgres else 'SQLite'}{' + Redis' if options.redis else ''}, {front}; "
+        f"games of {options.events} events, a save per table every {SAVE_EVERY:.0f} s, polls every "
+        f"{options.interval:g} s; each step {options.warmup:g} s of warm-up, then {options.seconds:g} s measured"
+        + (f"; {priority}" if priority else "")
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--postgres", action="store_true", help="PostgreSQL at 127.0.0.1:5432 (else SQLite)")
@@ -840,16 +899,23 @@ def main() -> None:
         help="the shared cache on Redis (REDIS_URL, or redis://127.0.0.1:6379/0)",
     )
     parser.add_argument("--events", type=int, default=30, help="each table's game starts this many events long")
-    parser.add_argument("--phones", type=int, nargs="+", default=[150, 300, 450, 600, 750, 900], help="the steps")
+    parser.add_argument("--phones", type=int, nargs="+", default=[300, 450, 600, 750, 900], help="the steps")
     parser.add_argument("--interval", type=float, default=3, help="seconds between a phone's polls")
-    parser.add_argument("--seconds", type=float, default=30, help="each step's measured seconds")
-    parser.add_argument("--warmup", type=float, default=6, help="each step's seconds before measuring")
+    parser.add_argument("--seconds", type=float, default=20, help="each step's measured seconds")
+    parser.add_argument("--warmup", type=float, default=4, help="each step's seconds before measuring")
     parser.add_argument("--spectators", type=int, default=10, help="one each at a step's first N tables")
     parser.add_argument("--workers", type=int, default=default_workers(), help="gunicorn's workers (per server)")
     parser.add_argument("--servers", type=int, default=1, help="gunicorn servers behind nginx")
     parser.add_argument("--direct", action="store_true", help="one gunicorn on loopback TCP, without nginx")
     parser.add_argument("--keep-going", action="store_true", help="run every step, not only to the first miss")
     parser.add_argument("--hammer", type=float, default=10, help="seconds of each hammer")
+    parser.add_argument(
+        "--nice",
+        type=int,
+        default=0,
+        help="the site's and this script's niceness: -10 puts them ahead of the machine's other processes, as if "
+        "it were idle (needs root; PostgreSQL's backends keep theirs)",
+    )
     options = parser.parse_args()
     if options.servers != 1 and ("servers" not in inspect.signature(start).parameters or options.direct):
         parser.error(
@@ -860,7 +926,7 @@ def main() -> None:
     if not options.direct and not Path(NGINX).exists():
         parser.error(f"nginx not found at {NGINX} (apt-get install -y nginx-light), or use --direct")
     if options.warmup < options.interval:
-        parser.error("--warmup must be at least --interval: each phone's first poll is a 200")
+        parser.error("--warmup must be at least --interval, for every phone to poll from the start")
     folder = Path(tempfile.mkdtemp())
     try:
         with database(options.postgres, folder) as (url, name):
@@ -872,21 +938,10 @@ def main() -> None:
                 env = serve_env(env, "127.0.0.1") | {"LOG_LEVEL": "WARNING"}
             prepare(env)
             make_member(env)
-            front = (
-                "gunicorn alone"
-                if options.direct
-                else f"nginx + gunicorn ({options.servers} × {options.workers} workers)"
-            )
-            print(
-                f"load: {'PostgreSQL' if name else 'SQLite'}{' + Redis' if options.redis else ''}, {front}; games of "
-                f"{options.events} events, a save per table every {SAVE_EVERY:.0f} s, "
-                f"polls every {options.interval:g} s; "
-                f"each step {options.warmup:g} s of warm-up, then {options.seconds:g} s measured",
-                flush=True,
-            )
             meter = Meter(name, cache_server(options.redis) if options.redis else None)
             try:
-                with site(env, options, folder) as port:
+                with niceness(options.nice) as priority, site(env, options, folder) as port:
+                    print(describe(options, priority), flush=True)
                     asyncio.run(run(options, env, meter, port))
             finally:
                 if options.redis:

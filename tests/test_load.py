@@ -45,7 +45,7 @@ def test_the_client_reads_each_kind_of_body_and_reconnects_when_a_kept_alive_con
 
 
 def a_step(phones: int, save_ms: float, unchanged_ms: float, errors: int = 0, late: int = 0) -> Step:
-    recorder = Recorder(measure_from=0.0)
+    recorder = Recorder(0.0, 100.0)
     for _ in range(20):
         recorder.add(1.0, SAVE, save_ms, True)
         recorder.add(1.0, f"poll ?view=game {UNCHANGED}", unchanged_ms, True)
