@@ -1,48 +1,67 @@
-"""Load test: a busy evening of many tables, against gunicorn (2 workers) on loopback.
+"""Load test: how many phones the site serves as in production before its targets fail (the knee).
 
-Starts the site on a fresh database (SQLite by default; ``--postgres`` uses the machine's server), makes
-50 games, then for a bounded 60 s runs 50 tables × 3 phones and a few spectators, as the pages do:
+Starts the site as ``make serve`` does (``deploy/serve.py``: nginx in front of gunicorn's sync workers on a
+unix socket, 2 × cores + 1 of them unless ``--workers``) on a fresh database: SQLite, or with ``--postgres``
+a database of its own on the machine's server (127.0.0.1:5432), dropped afterwards; ``--redis`` puts the
+shared cache on Redis (``REDIS_URL``, or 127.0.0.1:6379) under a key prefix of its own, deleted afterwards.
+Then it steps the number of phones (``--phones``), each step on fresh tables: ``--warmup`` s, then
+``--seconds`` s measured, then two poll intervals more for the last saves to arrive. As the pages do:
 
-- every phone polls the game's live fragment every 1.5 s (``--interval``) with the ETag it holds: the
-  table's phones ``/watch/<token>/live/?view=game`` with a session, the spectators ``?view=watch``
-  without one;
-- one phone per table, the member's, saves a territory every 20 s and then loads the game page, as the
-  browser does after a save. The territory is a lake the phone entered tap by tap before the run (then
-  cancelled): each save posts the draft of that entry's last page again, which makes one more lake.
+- a table is 3 phones on a game that starts ``--events`` events long (a legal random record of
+  ``tests/random_games.py``, seeded by the table's number) and sends from its own loopback address
+  (127.1.x.y), as a table behind its home router does; ``--spectators`` more phones watch the first tables;
+- every phone polls the game's live fragment every ``--interval`` s with the ETag it holds (from the start
+  the table's current one, as if it had loaded the page): the table's phones ``/watch/<token>/live/?view=game``
+  with a session, spectators ``?view=watch`` without one. A phone whose answer has not come when its next
+  poll is due skips that poll, as htmx does;
+- one phone per table, the member's, saves a territory every 20 s (the tables spread evenly over the 20 s),
+  then loads the game page the answer sends it to. The territory is a lake that phone entered tap by tap
+  before the step (then cancelled): each save posts that entry's draft again, which adds one more lake.
+  Nobody has buildings there, so nobody collects: the lake stays legal however many are saved and
+  whatever the supply still holds, and a refused save counts as an error.
 
-At a table, the member's phone is logged in over HTTP (one session shared by the 50 tables: a session is
-one row, read once per request whoever holds it). The other two phones are table guests: the join view
-allows 20 joins per client in 5 minutes, and every phone here is one client (127.0.0.1), so the setup
-script stores their sessions itself as ``join_table`` does (``{"tables": {"<game id>": "<table code>"}}``)
-and hands their keys over. Their live fragment is the same ``#game`` partial a member's is.
+The member's phones share one session, logged in over HTTP (a session is one row, read once per request
+whoever holds it). The other two phones of a table are its guests: the setup script stores their sessions
+itself as ``join_table`` does (``{"tables": {"<game id>": "<table code>"}}``).
 
-Then, in the same run, it measures the highest rate of the trivial view (``/health/live/``) and of an
-unchanged poll, each for 10 s with 16 clients, and prints their ratio.
+Each phone keeps one HTTP/1.1 connection alive, as a browser does; the phones are coroutines of one asyncio
+loop on raw sockets, so that the load generator, which runs on the same cores as the server, stays cheap.
+It prints its own CPU share, and how late it sent what it meant to send: a step where it fell behind (more
+than 1 % of its requests over 100 ms late) did not load the site as asked and misses.
 
-Prints:
+Per step it prints requests per second, the p50/p95/p99 of every endpoint and its errors, how long a save
+takes to reach the table's other phones (from the save's answer to the first poll answered 200 with the new
+revision: with polls every T, about T/2 on average and 0.95·T at the 95th percentile, plus a poll's
+latency), and the CPU it cost: gunicorn's (master and workers), nginx's and, on PostgreSQL, the backends
+serving the database (with ``--redis`` the Redis server's, which other programs may use too), per request
+and as a share of the machine's cores, next to the generator's and the rest of the machine's: a run while
+other processes are busy is slower than the site is. ``--nice -10`` puts the site and the generator ahead
+of them (as if the machine were idle; it needs root, and PostgreSQL's backends keep their priority).
 
-- requests per second, p50/p95/p99 per endpoint and the errors;
-- how long a save takes to reach the table's other phones and its spectators (propagation): from the
-  save's response to the first poll answered 200 with the new revision (read from the ETag). Saves
-  started in the last two intervals are not made, so that every save has time to arrive; one that never
-  arrives counts as infinitely late. With polls every T the mean is about T/2 and the p95 about
-  0.95·T plus a poll's latency;
-- what it costs the server: the CPU time of gunicorn's master and workers (and, on PostgreSQL, of the
-  database backends serving them) during the 60 s, per request and as a share of the machine's cores.
-  This script's own CPU is printed too, as is the rest of the machine's: they run on the same cores,
-  and a run while other processes are busy is slower than the site is.
+Then a table of the steps, and the knee: the most phones at which that step and every one before it held
+the targets
 
-Targets: 0 errors; propagation p95 < 2 s; territory submit p95 ≤ 50 ms; unchanged poll p95 ≤ 10 ms; poll
-throughput ≥ 50 % of the trivial view's.
+    territory save p95 ≤ 50 ms, unchanged poll p95 ≤ 10 ms, no error (and the generator kept up).
 
-    .venv/bin/python bench/load.py [--postgres] [--seconds 60] [--tables 50] [--interval 1.5] [--spectators 10]
+It stops after the first step that misses them (``--keep-going`` runs them all). Last, in the same run, 16
+clients hammer the trivial view (``/health/live/``) and an unchanged poll for ``--hammer`` s each, and it
+prints their rates and ratio (target: polls ≥ 50 % of the trivial view's rate).
+
+``--servers N`` is passed to ``deploy/serve.py``'s ``start`` (N gunicorn servers behind nginx) once it
+takes it; ``--direct`` serves with one gunicorn on loopback TCP, without nginx, for comparison (its sync
+workers close every connection, so the generator connects once per request).
+
+    .venv/bin/python bench/load.py [--postgres] [--redis [URL]] [--events 30] [--phones 300 450 600 750 900]
+        [--interval 3] [--seconds 20] [--warmup 4] [--spectators 10] [--workers 5] [--servers 1] [--direct]
+        [--nice -10] [--keep-going] [--hammer 10]
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import html
-import http.client
+import inspect
 import json
 import math
 import os
@@ -53,39 +72,153 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from collections import defaultdict
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NamedTuple
 from urllib.parse import urlencode
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.production import free_port, manage, prepare, production_env, serve  # noqa: E402
+from deploy.serve import NGINX, default_workers, serve_env, start  # noqa: E402
 
 PG_ADMIN = "postgres://postgres@127.0.0.1:5432/postgres"
-PG_BENCH = "postgres://postgres@127.0.0.1:5432/okanagan_bench"
-LAKE_TAPS = ("set:territory:lake", "count:rewards:blue-circle:1", "set:closed_by:0", "done:board")
-"""A lake with one blue circle, closed by Ann, nobody's buildings: then the entry is ready to save."""
+LAKE_TAPS = ("set:territory:lake", "count:rewards:blue-circle:1", "set:closed_by:0")
+"""A lake with one blue circle, closed by Ann, nobody's buildings: "Save" then finishes the board and saves."""
 SAVE_EVERY = 20.0
+SAVE_P95_MS = 50.0
+UNCHANGED_P95_MS = 10.0
+LATE_S = 0.1
+"""A request the generator sends this much after it was due is late: its own delay, not the server's."""
+LATE_SHARE = 0.01
+"""More late requests than this share, and the step did not load the site as asked."""
+TIMEOUT_S = 30.0
 PAGE_ETAG = re.compile(r'"If-None-Match": "\\"([^"\\]+)\\""')  # the ETag the game page's live div sends
+SAVE = "territory save"
+PAGE = "game page (after a save)"
+UNCHANGED = "unchanged (304)"
+CHANGED = "changed (200)"
+
+
+class Response(NamedTuple):
+    status: int
+    headers: dict[str, str]
+    """Lower-case names; a header sent several times (Set-Cookie) has its values joined by newlines."""
+    body: bytes
+    ms: float
+
+
+class Connection:
+    """One phone's kept-alive HTTP/1.1 connection to the site, from its own loopback address."""
+
+    def __init__(self, port: int, source: str = "127.0.0.1") -> None:
+        self.port, self.source = port, source
+        self.streams: tuple[asyncio.StreamReader, asyncio.StreamWriter] | None = None
+
+    async def request(
+        self, method: str, path: str, headers: dict[str, str] | None = None, body: str | None = None
+    ) -> Response:
+        """Send a request and read its whole answer, timed; again on a new connection if the kept-alive one
+        was closed by the server before answering (as a browser does). Raises ``OSError`` or ``TimeoutError``."""
+        data = (body or "").encode()
+        lines = [f"{method} {path} HTTP/1.1", f"Host: 127.0.0.1:{self.port}"]
+        lines += [f"{name}: {value}" for name, value in (headers or {}).items()]
+        lines += [f"Content-Length: {len(data)}"] if body is not None else []
+        message = ("\r\n".join(lines) + "\r\n\r\n").encode() + data
+        for attempt in range(2):
+            reused = self.streams is not None
+            start = time.perf_counter()
+            try:
+                async with asyncio.timeout(TIMEOUT_S):
+                    if self.streams is None:
+                        self.streams = await asyncio.open_connection(
+                            "127.0.0.1", self.port, local_addr=(self.source, 0)
+                        )
+                    reader, writer = self.streams
+                    writer.write(message)
+                    status, answer_headers, answer = await self._read(reader, method)
+            except (OSError, asyncio.IncompleteReadError) as error:
+                self.close()
+                if reused and not attempt:
+                    continue
+                raise OSError(f"{method} {path}: {error!r}") from error
+            except TimeoutError:
+                self.close()
+                raise
+            if answer_headers.get("connection", "").lower() == "close":
+                self.close()
+            return Response(status, answer_headers, answer, (time.perf_counter() - start) * 1000)
+        raise AssertionError("unreachable")
+
+    async def _read(self, reader: asyncio.StreamReader, method: str) -> tuple[int, dict[str, str], bytes]:
+        head = (await reader.readuntil(b"\r\n\r\n")).decode("latin-1").split("\r\n")
+        status = int(head[0].split(" ", 2)[1])
+        headers: dict[str, str] = {}
+        for line in head[1:]:
+            if line:
+                name, _colon, value = line.partition(":")
+                name = name.strip().lower()
+                headers[name] = f"{headers[name]}\n{value.strip()}" if name in headers else value.strip()
+        if method == "HEAD" or status in (204, 304) or status < 200:
+            return status, headers, b""
+        if "chunked" in headers.get("transfer-encoding", "").lower():
+            chunks = []
+            while size := int((await reader.readuntil(b"\r\n")).split(b";")[0], 16):
+                chunks.append((await reader.readexactly(size + 2))[:-2])
+            while await reader.readuntil(b"\r\n") != b"\r\n":  # trailers
+                pass
+            return status, headers, b"".join(chunks)
+        if "content-length" in headers:
+            return status, headers, await reader.readexactly(int(headers["content-length"]))
+        body = await reader.read()  # to the end: the server closes
+        self.close()
+        return status, headers, body
+
+    def close(self) -> None:
+        if self.streams is not None:
+            self.streams[1].close()
+            self.streams = None
 
 
 class Recorder:
-    """Latencies (ms) and errors per endpoint, from many threads."""
+    """What one step measured: latencies (ms) and errors per endpoint, and the generator's own lateness.
+    Only requests sent from ``measure_from`` to ``until`` count."""
 
-    def __init__(self) -> None:
-        self.lock = threading.Lock()
+    def __init__(self, measure_from: float, until: float) -> None:
+        self.measure_from, self.until = measure_from, until
         self.times: dict[str, list[float]] = defaultdict(list)
         self.errors: dict[str, int] = defaultdict(int)
+        self.requests = 0
+        self.lateness: list[float] = []
+        """How late (s) the generator sent each request, by its own fault (the server's answers were in)."""
+        self.skipped = 0
+        """Polls not sent because the phone's previous answer had not come yet (the server's fault)."""
 
-    def add(self, name: str, ms: float, ok: bool) -> None:
-        with self.lock:
+    def measured(self, sent: float) -> bool:
+        return self.measure_from <= sent < self.until
+
+    def add(self, sent: float, name: str, ms: float, ok: bool) -> None:
+        """An answered request: its latency, and whether its status was the one expected."""
+        if self.measured(sent):
+            self.requests += 1
             self.times[name].append(ms)
-            if not ok:
-                self.errors[name] += 1
+            self.errors[name] += not ok
+
+    def failed(self, sent: float, name: str) -> None:
+        """A request that got no answer (refused, cut or timed out)."""
+        if self.measured(sent):
+            self.requests += 1
+            self.errors[name] += 1
+
+    def p95(self, kind: str) -> float:
+        """The 95th percentile of the endpoints whose name ends with ``kind`` (NaN if none answered)."""
+        times = [ms for name, values in self.times.items() if name.endswith(kind) for ms in values]
+        return percentile(times, 0.95) if times else math.nan
 
 
 @dataclass
@@ -94,87 +227,137 @@ class Table:
 
     game: int
     token: str
+    revision: int
     guests: list[str]
+    address: str
+    """The loopback address its phones send from (one home router)."""
     lake: str = ""
     """The draft of a lake ready to save, as its page held it (see :func:`enter_lake`)."""
+    etag: str = ""
+    """The live fragment's ETag once the lake was entered: the phones hold it, as if they had loaded the page."""
     saved: dict[int, float] = field(default_factory=dict)
     """Revision → when the save that made it was answered (``time.monotonic()``)."""
     seen: dict[str, dict[int, float]] = field(default_factory=dict)
     """Phone → revision → when a poll first answered 200 with it (or a later one)."""
 
 
-def request(
-    port: int, method: str, path: str, headers: dict[str, str] | None = None, body: str | None = None
-) -> tuple[int, dict[str, str], bytes, float]:
-    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-    start = time.perf_counter()
-    connection.request(method, path, body=body, headers=headers or {})
-    response = connection.getresponse()
-    data = response.read()
-    elapsed = (time.perf_counter() - start) * 1000
-    result = response.status, {key.lower(): value for key, value in response.getheaders()}, data, elapsed
-    connection.close()
-    return result
+@dataclass(frozen=True)
+class Clock:
+    """A step's clock (``time.monotonic()``): when the phones start, when measuring starts and ends (the last
+    save), and the poll interval. The phones poll two intervals more, for the last saves to arrive."""
+
+    start: float
+    measure_from: float
+    until: float
+    interval: float
+
+    @property
+    def end(self) -> float:
+        return self.until + 2 * self.interval
 
 
-def setup(env: dict[str, str], tables: int) -> list[Table]:
-    """Prepare the database, and make a member, a group, ``tables`` games and two guests' sessions per game."""
-    prepare(env)
+def address(kind: int, number: int) -> str:
+    """The ``number``-th loopback address of a ``kind`` of client (1 tables, 2 spectators, 3 hammers)."""
+    return f"127.{kind}.{number // 250}.{1 + number % 250}"
+
+
+# Setup ------------------------------------------------------------------------------------------
+
+
+def make_member(env: dict[str, str]) -> None:
+    """The member (``bench``) and their group, on a prepared database."""
+    manage(env, "shell", "-c", """
+from django.contrib.auth.models import User
+from scoring.models import Group
+user = User.objects.create_user("bench", password="bench-password-1")
+Group.objects.create(name="Bench", owner=user).members.add(user)
+""")  # fmt: skip
+
+
+def make_tables(env: dict[str, str], first: int, count: int, events: int) -> list[Table]:
+    """Tables ``first`` to ``first + count - 1``: each a game of the member's group whose log is a legal random
+    record of ``events`` events (seeded by the table's number), and two guests' sessions."""
     script = f"""
 import json
 from importlib import import_module
 from django.conf import settings
-from django.contrib.auth.models import User
 from scoring.access import TABLES_KEY
-from scoring.models import Group
 from scoring.log import create_game
+from scoring.models import Group
+from tests.random_games import RandomChooser, random_record
 SessionStore = import_module(settings.SESSION_ENGINE).SessionStore
 def guest(game):
     session = SessionStore()
     session[TABLES_KEY] = {{str(game.pk): game.table_code}}
     session.save()
     return session.session_key
-user = User.objects.create_user("bench", password="bench-password-1")
-group = Group.objects.create(name="Bench", owner=user)
-group.members.add(user)
-games = [create_game(group, ("Ann", "Ben", "Cy"), {{}}, promos=False) for _ in range({tables})]
-print(json.dumps([{{"id": g.pk, "token": g.spectator_token, "guests": [guest(g), guest(g)]}} for g in games]))
+group = Group.objects.get(name="Bench")
+rows = []
+for number in range({first}, {first + count}):
+    record = random_record(RandomChooser(number), 3, {events - events // 3}, {events // 3}).to_json()
+    game = create_game(group, tuple(record["players"]), record["options"], promos=True, events=record["events"])
+    rows.append({{"id": game.pk, "token": game.spectator_token, "revision": game.revision,
+                  "guests": [guest(game), guest(game)]}})
+print(json.dumps(rows))
 """
     rows = json.loads(manage(env, "shell", "-c", script))
-    return [Table(row["id"], row["token"], row["guests"]) for row in rows]
+    return [
+        Table(row["id"], row["token"], row["revision"], row["guests"], address(1, first + number))
+        for number, row in enumerate(rows)
+    ]
 
 
-def log_in(port: int) -> dict[str, str]:
+async def log_in(port: int) -> dict[str, str]:
     """A session cookie and CSRF token for the member."""
-    status, headers, body, _ms = request(port, "GET", "/accounts/login/")
-    csrf = re.search(r"csrftoken=([^;]+)", headers.get("set-cookie", "")).group(1)  # type: ignore[union-attr]
+    connection = Connection(port)
+    page = await connection.request("GET", "/accounts/login/")
+    csrf = re.search(r"csrftoken=([^;]+)", page.headers.get("set-cookie", "")).group(1)  # type: ignore[union-attr]
     form = urlencode({"username": "bench", "password": "bench-password-1", "csrfmiddlewaretoken": csrf})
-    status, headers, body, _ms = request(
-        port,
-        "POST",
-        "/accounts/login/",
-        {"Content-Type": "application/x-www-form-urlencoded", "Cookie": f"csrftoken={csrf}"},
-        form,
-    )
-    session = re.search(r"sessionid=([^;]+)", headers.get("set-cookie", "")).group(1)  # type: ignore[union-attr]
+    headers = {"Content-Type": "application/x-www-form-urlencoded", "Cookie": f"csrftoken={csrf}"}
+    answer = await connection.request("POST", "/accounts/login/", headers, form)
+    connection.close()
+    session = re.search(r"sessionid=([^;]+)", answer.headers.get("set-cookie", "")).group(1)  # type: ignore[union-attr]
     return {"Cookie": f"csrftoken={csrf}; sessionid={session}", "X-CSRFToken": csrf}
 
 
-def enter_lake(port: int, game: int, session: dict[str, str]) -> str:
-    """Enter a lake at ``game`` tap by tap, as a phone does, and cancel it: the draft the last page held,
-    which this phone may post to save that lake (drafts are the server's to make: none is made up here)."""
-    path = f"/games/{game}/events/new/territory/"
-    headers = {**session, "Content-Type": "application/x-www-form-urlencoded"}
-    _status, _headers, page, _ms = request(port, "GET", path, session)
+async def enter_lake(port: int, table: Table, member: dict[str, str]) -> None:
+    """Enter a lake at the table's game tap by tap, as the member's phone does, and cancel it: the draft the
+    last page held, which this phone may post to save that lake (drafts are the server's to make: none is
+    made up here). Then the table's live ETag, which its phones start with."""
+    connection = Connection(port, table.address)
+    path = f"/games/{table.game}/events/new/territory/"
+    headers = {**member, "Content-Type": "application/x-www-form-urlencoded"}
+    page = (await connection.request("GET", path, member)).body
     fields: dict[str, str] = {}
     for op in (*LAKE_TAPS, "cancel"):
         for name in ("draft", "revision", "draft_id"):
             found = re.search(rf'name="{name}" value="([^"]*)"'.encode(), page)
-            assert found, f"no {name} in the entry page"
+            assert found, f"no {name} in the entry page before {op}"
             fields[name] = html.unescape(found.group(1).decode())
-        status, _headers, page, _ms = request(port, "POST", path, headers, urlencode(fields | {"op": op}))
-        assert status == (302 if op == "cancel" else 200), (op, status)
-    return fields["draft"]
+        answer = await connection.request("POST", path, headers, urlencode(fields | {"op": op}))
+        assert answer.status == (302 if op == "cancel" else 200), (op, answer.status)
+        page = answer.body
+    table.lake = fields["draft"]
+    guest = {"Cookie": f"sessionid={table.guests[0]}", "HX-Request": "true"}
+    table.etag = (await connection.request("GET", f"/watch/{table.token}/live/?view=game", guest)).headers["etag"]
+    connection.close()
+
+
+async def enter_lakes(port: int, tables: list[Table], member: dict[str, str]) -> None:
+    """A lake at every table (:func:`enter_lake`): the first alone, which gives the member's phone its token
+    (first taps at once would each make one, and every entry but the last one's would be lost), then the
+    others four at a time."""
+    limit = asyncio.Semaphore(4)
+
+    async def enter(table: Table) -> None:
+        async with limit:
+            await enter_lake(port, table, member)
+
+    await enter(tables[0])
+    await asyncio.gather(*(enter(table) for table in tables[1:]))
+
+
+# The phones -------------------------------------------------------------------------------------
 
 
 def revision_of(etag: str) -> int:
@@ -182,134 +365,124 @@ def revision_of(etag: str) -> int:
     return int(etag.strip('"').split(".")[1])
 
 
-def phone(
+async def phone(
     port: int,
     table: Table,
     name: str,
     view: str,
+    source: str,
     cookie: dict[str, str],
-    run: Run,
+    clock: Clock,
     recorder: Recorder,
     first_save: float = math.inf,
 ) -> None:
-    """One phone's page: a poll every ``run.interval``. The saver saves a territory every 20 s from
-    ``first_save`` s on, and loads the game page after each save (its live div restarts its timer then)."""
+    """One phone's page: a poll every ``clock.interval``, skipped while the last one is unanswered. The member's
+    saves a territory every 20 s from ``first_save`` s on, then loads the game page (whose live div restarts
+    its timer)."""
+    connection = Connection(port, source)
     seen = table.seen.setdefault(name, {})
-    etag, revision = "", 0
-    next_poll = run.start + random.uniform(0, run.interval)
-    next_save = run.start + first_save
-    while True:
-        now = time.monotonic()
-        if min(next_poll, next_save) >= run.until:
-            return
-        time.sleep(max(0.0, min(next_poll, next_save) - now))
-        if next_save <= next_poll:
-            next_save += SAVE_EVERY
-            if time.monotonic() >= run.until - 2 * run.interval:
-                continue  # no time left for the other phones to get it
-            etag = save(port, table, cookie, recorder, etag)
-            next_poll = time.monotonic() + run.interval
-            continue
-        next_poll += run.interval
-        headers = {**cookie, "HX-Request": "true", **({"If-None-Match": etag} if etag else {})}
-        try:
-            status, response, _body, ms = request(port, "GET", f"/watch/{table.token}/live/?view={view}", headers)
-        except OSError:
-            recorder.add(f"poll ?view={view}", 0, False)
-            continue
-        received = time.monotonic()
-        outcome = {200: "changed (200)", 304: "unchanged (304)"}.get(status, f"failed ({status})")
-        recorder.add(f"poll ?view={view} {outcome}", ms, status in (200, 304))
-        if status == 200:
-            etag = response.get("etag", etag)
-            new = revision_of(etag)
-            for each in range(revision + 1, new + 1):
-                seen.setdefault(each, received)
-            revision = max(revision, new)
-
-
-def save(port: int, table: Table, session: dict[str, str], recorder: Recorder, etag: str) -> str:
-    """Save a territory and load the game page as the browser does; the ETag the page's live div holds."""
-    revision = max(table.saved, default=0)
-    body = urlencode({"draft": table.lake, "revision": revision, "op": "save"})
-    headers = {**session, "Content-Type": "application/x-www-form-urlencoded"}
+    etag, revision = table.etag, table.revision
+    next_poll = clock.start + random.uniform(0, clock.interval)
+    next_save = clock.start + first_save
+    path = f"/watch/{table.token}/live/?view={view}"
     try:
-        status, _headers, _body, ms = request(port, "POST", f"/games/{table.game}/events/new/territory/", headers, body)
-    except OSError:
-        recorder.add("territory submit", 0, False)
+        while (due := min(next_poll, next_save)) < clock.end:
+            await asyncio.sleep(max(0.0, due - time.monotonic()))
+            sent = time.monotonic()
+            if recorder.measured(sent):
+                recorder.lateness.append(sent - due)
+            if next_save <= next_poll:
+                next_save += SAVE_EVERY
+                if sent < clock.until:
+                    etag = await save(connection, table, cookie, recorder, sent, etag)
+                    next_poll = time.monotonic() + clock.interval
+                continue
+            next_poll += clock.interval
+            headers = {**cookie, "HX-Request": "true", **({"If-None-Match": etag} if etag else {})}
+            try:
+                answer = await connection.request("GET", path, headers)
+            except (OSError, TimeoutError):
+                recorder.failed(sent, f"poll ?view={view}")
+                continue
+            received = time.monotonic()
+            outcome = {200: CHANGED, 304: UNCHANGED}.get(answer.status, f"failed ({answer.status})")
+            recorder.add(sent, f"poll ?view={view} {outcome}", answer.ms, answer.status in (200, 304))
+            if answer.status == 200:
+                etag = answer.headers.get("etag", etag)
+                new = revision_of(etag)
+                for each in range(revision + 1, new + 1):
+                    seen.setdefault(each, received)
+                revision = max(revision, new)
+            while next_poll <= received:
+                next_poll += clock.interval
+                recorder.skipped += recorder.measured(next_poll)
+    finally:
+        connection.close()
+
+
+async def save(
+    connection: Connection, table: Table, member: dict[str, str], recorder: Recorder, sent: float, etag: str
+) -> str:
+    """Save the table's lake and load the game page the answer sends to, as the browser does; the ETag the
+    page's live div holds."""
+    body = urlencode({"draft": table.lake, "revision": table.revision, "op": "save"})
+    headers = {**member, "Content-Type": "application/x-www-form-urlencoded"}
+    try:
+        answer = await connection.request("POST", f"/games/{table.game}/events/new/territory/", headers, body)
+    except (OSError, TimeoutError):
+        recorder.failed(sent, SAVE)
         return etag
-    recorder.add("territory submit", ms, status == 302)
-    if status != 302:
+    recorder.add(sent, SAVE, answer.ms, answer.status == 302)
+    if answer.status != 302:
         return etag
-    table.saved[revision + 1] = time.monotonic()
-    status, _headers, page, ms = request(port, "GET", f"/games/{table.game}/", session)
-    recorder.add("game page (after a save)", ms, status == 200)
-    found = PAGE_ETAG.search(page.decode())
+    table.revision += 1
+    table.saved[table.revision] = time.monotonic()
+    try:
+        page = await connection.request("GET", answer.headers.get("location", f"/games/{table.game}/"), member)
+    except (OSError, TimeoutError):
+        recorder.failed(sent, PAGE)
+        return etag
+    recorder.add(sent, PAGE, page.ms, page.status == 200)
+    found = PAGE_ETAG.search(page.body.decode())
     return f'"{found.group(1)}"' if found else etag
 
 
-@dataclass(frozen=True)
-class Run:
-    """The main phase's clock (``time.monotonic()``): when it starts and ends, and the poll interval."""
-
-    start: float
-    until: float
-    interval: float
-
-
-def hammer(port: int, path: str, headers: dict[str, str], seconds: float, clients: int) -> tuple[float, int]:
-    """Requests per second that ``clients`` closed-loop clients get from ``path``, and the errors."""
-    counts = [0] * clients
-    errors = [0] * clients
-    until = time.time() + seconds
-
-    def client(index: int) -> None:
-        while time.time() < until:
-            status, _headers, _body, _ms = request(port, "GET", path, headers)
-            counts[index] += 1
-            errors[index] += status not in (200, 304)
-
-    threads = [threading.Thread(target=client, args=(index,)) for index in range(clients)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    return sum(counts) / seconds, sum(errors)
-
-
-def percentile(values: list[float], share: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
-
+# What it costs ----------------------------------------------------------------------------------
 
 TICK = os.sysconf("SC_CLK_TCK")
 
 
-def cpu_of(pid: int, *, children: bool = False) -> float:
-    """A process's CPU time in seconds (user + system), with its reaped children's if ``children``."""
+def cpu_of(pid: int) -> float:
+    """A process's CPU time in seconds (user + system); 0 once it is gone."""
     try:
         fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except FileNotFoundError:
-        return 0.0
-    utime, stime, cutime, cstime = (int(value) for value in fields[11:15])
-    return (utime + stime + (cutime + cstime if children else 0)) / TICK
-
-
-def server_cpu(master: int) -> float:
-    """gunicorn's CPU time: the master with the workers it reaped, and its live workers."""
-    workers = [
-        int(stat.parent.name)
-        for stat in Path("/proc").glob("[0-9]*/stat")
-        if _parent(stat) == master
-    ]  # fmt: skip
-    return cpu_of(master, children=True) + sum(cpu_of(worker) for worker in workers)
-
-
-def _parent(stat: Path) -> int:
-    try:
-        return int(stat.read_text().rsplit(")", 1)[1].split()[1])
     except (FileNotFoundError, ProcessLookupError):
-        return 0
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / TICK
+
+
+def children_cpu() -> dict[str, float]:
+    """The CPU seconds of this process's children, each with its descendants (and the children they reaped),
+    by the child's name: ``gunicorn`` (each server's master and workers), ``nginx``."""
+    processes: dict[int, tuple[int, str, float]] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            text = stat.read_text()
+        except (FileNotFoundError, ProcessLookupError):
+            continue
+        name, fields = text[text.index("(") + 1 : text.rindex(")")], text[text.rindex(")") + 2 :].split()
+        processes[int(stat.parent.name)] = (int(fields[1]), name, sum(int(value) for value in fields[11:15]) / TICK)
+    children: dict[int, list[int]] = defaultdict(list)
+    for pid, (parent, _name, _cpu) in processes.items():
+        children[parent].append(pid)
+    totals: dict[str, float] = defaultdict(float)
+    for child in children[os.getpid()]:
+        stack = [child]
+        while stack:
+            pid = stack.pop()
+            totals[processes[child][1]] += processes[pid][2]
+            stack += children[pid]
+    return totals
 
 
 def machine_busy() -> float:
@@ -318,129 +491,463 @@ def machine_busy() -> float:
     return (sum(ticks) - ticks[3] - ticks[4]) / TICK
 
 
-def database_backends() -> dict[int, float]:
-    """The PostgreSQL backends serving the bench database, and their CPU time so far."""
-    sql = "SELECT pid FROM pg_stat_activity WHERE datname = 'okanagan_bench' AND pid <> pg_backend_pid()"
-    pids = subprocess.run(["psql", PG_ADMIN, "-Atc", sql], check=True, capture_output=True, text=True).stdout.split()
-    return {int(pid): cpu_of(int(pid)) for pid in pids}
+@dataclass(frozen=True)
+class Usage:
+    """CPU seconds used so far (or in a period: a difference), by whom, and when (``time.monotonic()``)."""
+
+    at: float
+    app: float
+    front: float
+    database: float
+    cache: float
+    generator: float
+    machine: float
+    backends: tuple[tuple[int, float], ...] = ()
+
+    def __sub__(self, before: Usage) -> Usage:
+        earlier = dict(before.backends)
+        database = sum(seconds - earlier.get(pid, 0.0) for pid, seconds in self.backends)
+        return Usage(
+            self.at - before.at,
+            self.app - before.app,
+            self.front - before.front,
+            database,
+            self.cache - before.cache,
+            self.generator - before.generator,
+            self.machine - before.machine,
+        )
+
+    @property
+    def server(self) -> float:
+        return self.app + self.front + self.database + self.cache
+
+    @property
+    def others(self) -> float:
+        return self.machine - self.server - self.generator
 
 
-def print_propagation(label: str, delays: list[float]) -> None:
-    if not delays:
-        print(f"  {label}: none")
-        return
-    late = sum(delay == math.inf for delay in delays)
-    p95 = percentile(delays, 0.95)
-    arrived = [delay for delay in delays if delay != math.inf]
+@dataclass(frozen=True)
+class Meter:
+    """Where the CPU goes: the site's processes, the database's backends, the cache server."""
+
+    database: str | None
+    """The PostgreSQL database whose backends count, if any."""
+    cache_pid: int | None
+
+    def backends(self) -> list[int]:
+        """The PostgreSQL backends serving the database (none on SQLite)."""
+        if not self.database:
+            return []
+        sql = f"SELECT pid FROM pg_stat_activity WHERE datname = '{self.database}' AND pid <> pg_backend_pid()"
+        run = subprocess.run(["psql", PG_ADMIN, "-Atc", sql], check=True, capture_output=True, text=True)
+        return [int(pid) for pid in run.stdout.split()]
+
+    def read(self) -> Usage:
+        """The CPU used so far."""
+        backends = self.backends()
+        processes, own = children_cpu(), os.times()
+        front = sum(seconds for name, seconds in processes.items() if name.startswith("nginx"))
+        return Usage(
+            time.monotonic(),
+            sum(processes.values()) - front,
+            front,
+            0.0,
+            cpu_of(self.cache_pid) if self.cache_pid else 0.0,
+            own.user + own.system,
+            machine_busy(),
+            tuple((pid, cpu_of(pid)) for pid in backends),
+        )
+
+
+# A step -----------------------------------------------------------------------------------------
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
+
+
+@dataclass
+class Step:
+    """One step's figures."""
+
+    phones: int
+    spectators: int
+    recorder: Recorder
+    usage: Usage
+    propagation: list[float]
+    """For each save, how long (s) until each other phone of its table (and its spectator) had it."""
+
+    @property
+    def rate(self) -> float:
+        return self.recorder.requests / self.usage.at
+
+    @property
+    def errors(self) -> int:
+        return sum(self.recorder.errors.values())
+
+    @property
+    def late(self) -> int:
+        return sum(lateness > LATE_S for lateness in self.recorder.lateness)
+
+    @property
+    def generator_behind(self) -> bool:
+        return self.late > LATE_SHARE * len(self.recorder.lateness)
+
+    def failures(self) -> list[str]:
+        """The targets this step missed (empty: it held them all)."""
+        save, unchanged = self.recorder.p95(SAVE), self.recorder.p95(UNCHANGED)
+        missed = [f"save p95 {save:.0f} > {SAVE_P95_MS:.0f} ms"] if save > SAVE_P95_MS else []
+        missed += ["no save measured"] if math.isnan(save) else []
+        if not unchanged <= UNCHANGED_P95_MS:
+            missed.append(f"unchanged poll p95 {unchanged:.1f} > {UNCHANGED_P95_MS:.0f} ms")
+        missed += [f"{self.errors} errors"] if self.errors else []
+        missed += [f"the generator fell behind ({self.late} late)"] if self.generator_behind else []
+        return missed
+
+
+async def run_step(
+    port: int, tables: list[Table], spectators: int, member: dict[str, str], options: argparse.Namespace, meter: Meter
+) -> Step:
+    """The tables' phones and ``spectators`` spectators for ``options.warmup`` s, then ``options.seconds`` s
+    measured."""
+    start = time.monotonic() + 0.2
+    clock = Clock(start, start + options.warmup, start + options.warmup + options.seconds, options.interval)
+    recorder = Recorder(clock.measure_from, clock.until)
+    phones = []
+    for index, table in enumerate(tables):
+        first_save = index * SAVE_EVERY / len(tables)  # the tables' saves spread evenly over 20 s
+        phones.append(phone(port, table, "member", "game", table.address, member, clock, recorder, first_save))
+        phones += [
+            phone(port, table, f"guest {k}", "game", table.address, {"Cookie": f"sessionid={key}"}, clock, recorder)
+            for k, key in enumerate(table.guests)
+        ]
+    phones += [
+        phone(port, table, "spectator", "watch", address(2, number), {}, clock, recorder)
+        for number, table in enumerate(tables[:spectators])
+    ]
+    running = [asyncio.ensure_future(each) for each in phones]
+    await asyncio.sleep(clock.measure_from - time.monotonic())
+    before = await asyncio.to_thread(meter.read)
+    await asyncio.sleep(clock.until - time.monotonic())
+    usage = await asyncio.to_thread(meter.read) - before
+    await asyncio.gather(*running)
+    propagation = [
+        seen.get(revision, math.inf) - saved
+        for table in tables
+        for name, seen in table.seen.items()
+        if name != "member"
+        for revision, saved in table.saved.items()
+    ]
+    return Step(len(tables) * 3, min(spectators, len(tables)), recorder, usage, propagation)
+
+
+async def hammer(port: int, path: str, headers: dict[str, str], seconds: float, clients: int) -> tuple[float, int]:
+    """Requests per second that ``clients`` closed-loop clients (kept-alive connections) get from ``path``,
+    and the errors."""
+    until = time.monotonic() + seconds
+    done, errors = 0, 0
+
+    async def client(number: int) -> None:
+        nonlocal done, errors
+        connection = Connection(port, address(3, number))
+        while time.monotonic() < until:
+            try:
+                ok = (await connection.request("GET", path, headers)).status in (200, 304)
+            except (OSError, TimeoutError):
+                ok = False
+            done, errors = done + 1, errors + (not ok)
+        connection.close()
+
+    await asyncio.gather(*(client(number) for number in range(clients)))
+    return done / seconds, errors
+
+
+# Printing ---------------------------------------------------------------------------------------
+
+
+def ms(value: float) -> str:
+    return "–" if math.isnan(value) else f"{value:.1f}" if value < 100 else f"{value:.0f}"
+
+
+def print_step(step: Step, cores: int) -> None:
+    """A step's figures in full."""
+    recorder, usage = step.recorder, step.usage
+    lateness = recorder.lateness or [0.0]
     print(
-        f"  {label}: n={len(delays)} mean={statistics.mean(arrived):.2f} s p50={statistics.median(delays):.2f} s "
-        f"p95={p95:.2f} s max={max(delays):.2f} s never={late}; p95 < 2 s: {'yes' if p95 < 2 else 'NO'}"
+        f"{step.phones} phones ({step.phones // 3} tables) + {step.spectators} spectators, {usage.at:.0f} s measured: "
+        f"{recorder.requests} requests ({step.rate:.1f}/s), errors {step.errors}; the generator sent "
+        f"{step.late} of {len(recorder.lateness)} over {LATE_S * 1000:.0f} ms late (p99 "
+        f"{percentile(lateness, 0.99) * 1000:.0f} ms); polls skipped while an answer was awaited: {recorder.skipped}"
+    )
+    for name, times in sorted(recorder.times.items()):
+        print(
+            f"  {name}: n={len(times)} p50={ms(statistics.median(times))} p95={ms(percentile(times, 0.95))} "
+            f"p99={ms(percentile(times, 0.99))} ms errors={recorder.errors[name]}"
+        )
+    for name in sorted(set(recorder.errors) - set(recorder.times)):
+        print(f"  {name}: no answer {recorder.errors[name]} times")
+    delays = step.propagation
+    if delays:
+        print(
+            f"  a save reaches the other phones: n={len(delays)} p50={statistics.median(delays):.2f} "
+            f"p95={percentile(delays, 0.95):.2f} max={max(delays):.2f} s, never {sum(map(math.isinf, delays))}"
+        )
+    requests = max(1, recorder.requests)
+    parts = [f"gunicorn {usage.app:.1f} s"] + ([f"nginx {usage.front:.1f} s"] if usage.front else [])
+    parts += [f"PostgreSQL {usage.database:.1f} s"] if usage.database else []
+    parts += [f"Redis {usage.cache:.1f} s"] if usage.cache else []
+    print(
+        f"  CPU: {', '.join(parts)}: {usage.server * 1000 / requests:.2f} ms per request "
+        f"({(usage.server - usage.database) * 1000 / requests:.2f} the site's, {usage.database * 1000 / requests:.2f} "
+        f"the database's), {usage.server / usage.at / cores:.0%} of {cores} cores; the generator "
+        f"{usage.generator / usage.at / cores:.0%}, other processes {max(0.0, usage.others) / usage.at / cores:.0%}"
+    )
+    missed = step.failures()
+    print(f"  targets: {'held' if not missed else 'missed: ' + '; '.join(missed)}", flush=True)
+
+
+COLUMNS = (
+    ("phones", 6), ("req/s", 6), ("save p95", 8), ("304 p95", 7), ("200 p95", 7), ("page p95", 8), ("errors", 6),
+    ("late", 5), ("reach p95", 9), ("CPU ms/req site+db", 18), ("cores", 5), ("gen.", 4), ("others", 6),
+)  # fmt: skip
+
+
+def print_table(steps: list[Step], cores: int) -> None:
+    """The steps side by side, and the knee."""
+    print(" ".join(f"{name:>{width}}" for name, width in COLUMNS) + "  targets")
+    for step in steps:
+        usage, requests = step.usage, max(1, step.recorder.requests)
+        site = usage.server - usage.database
+        reach = percentile(step.propagation, 0.95) if step.propagation else math.nan
+        cells = (
+            str(step.phones), f"{step.rate:.0f}", ms(step.recorder.p95(SAVE)), ms(step.recorder.p95(UNCHANGED)),
+            ms(step.recorder.p95(CHANGED)), ms(step.recorder.p95(PAGE)), str(step.errors), str(step.late),
+            f"{reach:.2f} s", f"{site * 1000 / requests:.2f}+{usage.database * 1000 / requests:.2f}",
+            f"{usage.server / usage.at:.2f}", f"{usage.generator / usage.at / cores:.0%}",
+            f"{max(0.0, usage.others) / usage.at / cores:.0%}",
+        )  # fmt: skip
+        missed = step.failures()
+        print(
+            " ".join(f"{cell:>{width}}" for cell, (_name, width) in zip(cells, COLUMNS, strict=True))
+            + f"  {'hold' if not missed else 'MISSED: ' + '; '.join(missed)}"
+        )
+    most = knee(steps)
+    print(
+        f"knee: {most} phones (save p95 ≤ {SAVE_P95_MS:.0f} ms, unchanged poll p95 ≤ {UNCHANGED_P95_MS:.0f} ms, "
+        "no error)"
+        if most
+        else f"knee: below {steps[0].phones} phones (the first step missed the targets)"
+    )
+
+
+def knee(steps: list[Step]) -> int | None:
+    """The most phones of a step that held the targets, as every step before it did."""
+    most = None
+    for step in steps:
+        if step.failures():
+            break
+        most = step.phones
+    return most
+
+
+# The run ----------------------------------------------------------------------------------------
+
+
+@contextmanager
+def niceness(nice: int) -> Iterator[str]:
+    """This process at niceness ``nice``, and so the site's processes it starts; what it got, to print. Where
+    the kernel groups processes by session (autogroup), a niceness counts only within the group: the
+    session's group gets ``nice`` too, and its own back afterwards. Not permitted (a negative niceness needs
+    root), the run goes on at the usual priority."""
+    group = Path("/proc/self/autogroup")
+    before = group.read_text().split()[-1] if nice and group.exists() else None
+    try:
+        if nice:
+            os.setpriority(os.PRIO_PROCESS, 0, nice)
+        if before is not None:
+            group.write_text(str(nice))
+    except PermissionError:
+        yield f"niceness {nice} not permitted: the usual priority"
+        return
+    try:
+        yield f"niceness {nice}" if nice else ""
+    finally:
+        if before is not None:
+            group.write_text(before)
+
+
+@contextmanager
+def database(postgres: bool, folder: Path) -> Iterator[tuple[str, str | None]]:
+    """A fresh database: its URL, and its name on PostgreSQL (dropped afterwards)."""
+    if not postgres:
+        yield f"sqlite:///{folder}/load.sqlite3", None
+        return
+    name = f"okanagan_load_{os.getpid()}"
+    subprocess.run(["psql", PG_ADMIN, "-q", "-c", f"CREATE DATABASE {name}"], check=True)
+    try:
+        yield f"postgres://postgres@127.0.0.1:5432/{name}", name
+    finally:
+        subprocess.run(["psql", PG_ADMIN, "-q", "-c", f"DROP DATABASE IF EXISTS {name} WITH (FORCE)"], check=True)
+
+
+@contextmanager
+def site(env: dict[str, str], options: argparse.Namespace, folder: Path) -> Iterator[int]:
+    """The site, as ``make serve`` runs it (or gunicorn alone with ``--direct``); its port."""
+    port = free_port()
+    if options.direct:
+        server = serve(env, port, workers=options.workers)
+        try:
+            yield port
+        finally:
+            server.terminate()
+            server.wait()
+        return
+    more = {"servers": options.servers} if options.servers != 1 else {}
+    running = start(env, "127.0.0.1", port, options.workers, folder / "run", **more)
+    try:
+        yield port
+    finally:
+        running.stop()
+
+
+def cache_server(url: str) -> int | None:
+    """The Redis server's process id, to count its CPU."""
+    import redis
+
+    pid = redis.Redis.from_url(url).info("server").get("process_id")
+    return int(pid) if pid else None
+
+
+def forget(url: str, prefix: str) -> None:
+    """Delete the run's keys from Redis (Django's keys are ``<prefix>:<version>:<key>``)."""
+    import redis
+
+    client = redis.Redis.from_url(url)
+    for keys in batched(client.scan_iter(match=f"{prefix}:*", count=1000), 1000):
+        client.delete(*keys)
+
+
+def batched(items: Iterator[bytes], size: int) -> Iterator[list[bytes]]:
+    batch: list[bytes] = []
+    for item in items:
+        batch.append(item)
+        if len(batch) == size:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
+
+
+async def run(options: argparse.Namespace, env: dict[str, str], meter: Meter, port: int) -> None:
+    """The steps, then the hammers."""
+    cores = os.cpu_count() or 1
+    member = await log_in(port)
+    steps: list[Step] = []
+    made = 0
+    for phones in options.phones:
+        begun = time.monotonic()
+        tables = make_tables(env, made, phones // 3, options.events)
+        made += len(tables)
+        games = time.monotonic()
+        await enter_lakes(port, tables, member)
+        print(
+            f"{phones} phones: {len(tables)} games made in {games - begun:.0f} s, "
+            f"their lakes entered in {time.monotonic() - games:.0f} s",
+            flush=True,
+        )
+        steps.append(await run_step(port, tables, options.spectators, member, options, meter))
+        print_step(steps[-1], cores)
+        if steps[-1].failures() and not options.keep_going:
+            break
+    print()
+    print_table(steps, cores)
+    table = tables[0]
+    guest = {"Cookie": f"sessionid={table.guests[0]}", "HX-Request": "true"}
+    live = f"/watch/{table.token}/live/?view=game"
+    etag = (await Connection(port).request("GET", live, guest)).headers["etag"]
+    own = os.times()
+    trivial, trivial_errors = await hammer(port, "/health/live/", {}, options.hammer, 16)
+    polls, poll_errors = await hammer(port, live, {**guest, "If-None-Match": etag}, options.hammer, 16)
+    generator = (os.times().user + os.times().system - own.user - own.system) / (2 * options.hammer) / cores
+    print(
+        f"trivial view: {trivial:.0f} req/s (errors {trivial_errors}); unchanged poll: {polls:.0f} req/s "
+        f"(errors {poll_errors}); ratio {polls / trivial:.0%} (target ≥ 50 %); 16 clients each, the generator "
+        f"{generator:.0%} of {cores} cores"
+    )
+
+
+def describe(options: argparse.Namespace, priority: str) -> str:
+    """The run's first line: what serves, on what, under what load."""
+    workers = f"{options.workers} workers"
+    front = f"gunicorn alone ({workers})" if options.direct else f"nginx + gunicorn ({options.servers} × {workers})"
+    return (
+        f"load: {'PostgreSQL' if options.postgres else 'SQLite'}{' + Redis' if options.redis else ''}, {front}; "
+        f"games of {options.events} events, a save per table every {SAVE_EVERY:.0f} s, polls every "
+        f"{options.interval:g} s; each step {options.warmup:g} s of warm-up, then {options.seconds:g} s measured"
+        + (f"; {priority}" if priority else "")
     )
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--postgres", action="store_true")
-    parser.add_argument("--seconds", type=float, default=60)
-    parser.add_argument("--tables", type=int, default=50)
-    parser.add_argument("--interval", type=float, default=1.5, help="seconds between a phone's polls")
-    parser.add_argument("--spectators", type=int, default=10, help="one each at the first N tables")
-    args = parser.parse_args()
-    folder = tempfile.mkdtemp()
-    if args.postgres:
-        for sql in ("DROP DATABASE IF EXISTS okanagan_bench", "CREATE DATABASE okanagan_bench"):
-            subprocess.run(["psql", PG_ADMIN, "-q", "-c", sql], check=True)
-        database = PG_BENCH
-    else:
-        database = f"sqlite:///{folder}/bench.sqlite3"
-    port = free_port()
-    env = production_env(database)
-    tables = setup(env, args.tables)
-    server = serve(env, port, workers=2)
-    try:
-        member = log_in(port)
-        for table in tables:
-            table.lake = enter_lake(port, table.game, member)
-        recorder = Recorder()
-        start = time.monotonic() + 0.5
-        run = Run(start, start + args.seconds, args.interval)
-        threads = []
-        for index, table in enumerate(tables):
-            first_save = index * SAVE_EVERY / len(tables)  # the tables' saves spread evenly over 20 s
-            phones = [("member", "game", member, first_save)]
-            phones += [
-                (f"guest {k}", "game", {"Cookie": f"sessionid={key}"}, math.inf) for k, key in enumerate(table.guests)
-            ]
-            phones += [("spectator", "watch", {}, math.inf)] if index < args.spectators else []
-            threads += [
-                threading.Thread(target=phone, args=(port, table, name, view, cookie, run, recorder, save_at))
-                for name, view, cookie, save_at in phones
-            ]
-        cpu_before, backends_before, own_before, busy_before = server_cpu(server.pid), {}, os.times(), machine_busy()
-        if args.postgres:
-            backends_before = database_backends()
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
-        elapsed = time.monotonic() - start
-        cpu = server_cpu(server.pid) - cpu_before
-        own, busy = os.times(), machine_busy() - busy_before
-        own_cpu = own.user + own.system - own_before.user - own_before.system
-        database_cpu = 0.0
-        if args.postgres:
-            database_cpu = sum(
-                seconds - backends_before.get(pid, 0.0) for pid, seconds in database_backends().items()
-            )  # fmt: skip
-        guest = {"Cookie": f"sessionid={tables[0].guests[0]}"}
-        live = f"/watch/{tables[0].token}/live/?view=game"
-        _status, headers, _body, _ms = request(port, "GET", live, guest)
-        trivial, trivial_errors = hammer(port, "/health/live/", {}, 10, 16)
-        polls, poll_errors = hammer(port, live, {**guest, "If-None-Match": headers["etag"]}, 10, 16)
-    finally:
-        server.terminate()
-        server.wait()
-        shutil.rmtree(folder, ignore_errors=True)
-
-    total = sum(len(times) for times in recorder.times.values())
-    poll_count = sum(len(times) for name, times in recorder.times.items() if name.startswith("poll"))
-    print(
-        f"database: {'PostgreSQL' if args.postgres else 'SQLite'}; {len(tables)} tables × 3 phones "
-        f"+ {min(args.spectators, len(tables))} spectators, polls every {args.interval:g} s, for {elapsed:.0f} s"
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--postgres", action="store_true", help="PostgreSQL at 127.0.0.1:5432 (else SQLite)")
+    parser.add_argument(
+        "--redis",
+        nargs="?",
+        const=os.environ.get("REDIS_URL") or "redis://127.0.0.1:6379/0",
+        help="the shared cache on Redis (REDIS_URL, or redis://127.0.0.1:6379/0)",
     )
-    print(
-        f"requests: {total} ({total / elapsed:.1f}/s), errors: {sum(recorder.errors.values())}; "
-        f"polls {poll_count / total:.0%} of them"
+    parser.add_argument("--events", type=int, default=30, help="each table's game starts this many events long")
+    parser.add_argument("--phones", type=int, nargs="+", default=[300, 450, 600, 750, 900], help="the steps")
+    parser.add_argument("--interval", type=float, default=3, help="seconds between a phone's polls")
+    parser.add_argument("--seconds", type=float, default=20, help="each step's measured seconds")
+    parser.add_argument("--warmup", type=float, default=4, help="each step's seconds before measuring")
+    parser.add_argument("--spectators", type=int, default=10, help="one each at a step's first N tables")
+    parser.add_argument("--workers", type=int, default=default_workers(), help="gunicorn's workers (per server)")
+    parser.add_argument("--servers", type=int, default=1, help="gunicorn servers behind nginx")
+    parser.add_argument("--direct", action="store_true", help="one gunicorn on loopback TCP, without nginx")
+    parser.add_argument("--keep-going", action="store_true", help="run every step, not only to the first miss")
+    parser.add_argument("--hammer", type=float, default=10, help="seconds of each hammer")
+    parser.add_argument(
+        "--nice",
+        type=int,
+        default=0,
+        help="the site's and this script's niceness: -10 puts them ahead of the machine's other processes, as if "
+        "it were idle (needs root; PostgreSQL's backends keep theirs)",
     )
-    for name, times in sorted(recorder.times.items()):
-        print(
-            f"  {name}: n={len(times)} p50={statistics.median(times):.1f} ms p95={percentile(times, 0.95):.1f} ms "
-            f"p99={percentile(times, 0.99):.1f} ms errors={recorder.errors[name]}"
+    options = parser.parse_args()
+    if options.servers != 1 and ("servers" not in inspect.signature(start).parameters or options.direct):
+        parser.error(
+            "--servers: deploy/serve.py starts one server only"
+            if not options.direct
+            else "--servers: not with --direct"
         )
-    delays: dict[str, list[float]] = defaultdict(list)
-    for table in tables:
-        for name, seen in table.seen.items():
-            if name == "member":
-                continue
-            view = "spectators (?view=watch)" if name == "spectator" else "table's other phones (?view=game)"
-            delays[view] += [seen.get(revision, math.inf) - saved for revision, saved in table.saved.items()]
-    print(
-        f"propagation, save answered → other phone has it (polls every {args.interval:g} s: expected mean "
-        f"≈ {args.interval / 2:.2f} s, p95 ≈ {0.95 * args.interval:.2f} s + a poll's latency):"
-    )
-    print_propagation("all", [delay for values in delays.values() for delay in values])
-    for view, values in sorted(delays.items()):
-        print_propagation(view, values)
-    cores = os.cpu_count() or 1
-    database = f" + PostgreSQL backends {database_cpu:.1f} s" if args.postgres else ""
-    print(
-        f"server CPU: gunicorn {cpu:.1f} s{database} for {total} requests: "
-        f"{(cpu + database_cpu) * 1000 / total:.2f} ms per request, {(cpu + database_cpu) / elapsed / cores:.0%} "
-        f"of {cores} cores; this script {own_cpu / elapsed / cores:.0%}; "
-        f"other processes {(busy - cpu - database_cpu - own_cpu) / elapsed / cores:.0%}"
-    )
-    print(f"trivial view: {trivial:.0f} req/s (errors {trivial_errors}); unchanged poll: {polls:.0f} req/s "
-          f"(errors {poll_errors}); ratio {polls / trivial:.0%}")  # fmt: skip
+    if not options.direct and not Path(NGINX).exists():
+        parser.error(f"nginx not found at {NGINX} (apt-get install -y nginx-light), or use --direct")
+    if options.warmup < options.interval:
+        parser.error("--warmup must be at least --interval, for every phone to poll from the start")
+    folder = Path(tempfile.mkdtemp())
+    try:
+        with database(options.postgres, folder) as (url, name):
+            env = production_env(url)
+            env.pop("REDIS_URL", None)
+            if options.redis:
+                env["REDIS_URL"] = options.redis
+            if not options.direct:
+                env = serve_env(env, "127.0.0.1") | {"LOG_LEVEL": "WARNING"}
+            prepare(env)
+            make_member(env)
+            meter = Meter(name, cache_server(options.redis) if options.redis else None)
+            try:
+                with niceness(options.nice) as priority, site(env, options, folder) as port:
+                    print(describe(options, priority), flush=True)
+                    asyncio.run(run(options, env, meter, port))
+            finally:
+                if options.redis:
+                    forget(options.redis, env["CACHE_KEY_PREFIX"])
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 if __name__ == "__main__":
