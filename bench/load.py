@@ -47,8 +47,7 @@ It stops after the first step that misses them (``--keep-going`` runs them all).
 clients hammer the trivial view (``/health/live/``) and an unchanged poll for ``--hammer`` s each, and it
 prints their rates and ratio (target: polls ≥ 50 % of the trivial view's rate).
 
-``--servers N`` is passed to ``deploy/serve.py``'s ``start`` (N gunicorn servers behind nginx) once it
-takes it; ``--direct`` serves with one gunicorn on loopback TCP, without nginx, for comparison (its sync
+``--servers N`` starts N gunicorn servers behind nginx (``SERVERS=N make serve``); ``--direct`` serves with one gunicorn on loopback TCP, without nginx, for comparison (its sync
 workers close every connection, so the generator connects once per request).
 
     .venv/bin/python bench/load.py [--postgres] [--redis [URL]] [--events 30] [--phones 300 450 600 750 900]
@@ -61,7 +60,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import html
-import inspect
 import json
 import math
 import os
@@ -803,8 +801,7 @@ def site(env: dict[str, str], options: argparse.Namespace, folder: Path) -> Iter
             server.terminate()
             server.wait()
         return
-    more = {"servers": options.servers} if options.servers != 1 else {}
-    running = start(env, "127.0.0.1", port, options.workers, folder / "run", **more)
+    running = start(env, "127.0.0.1", port, options.workers, folder / "run", servers=options.servers)
     try:
         yield port
     finally:
@@ -917,12 +914,8 @@ def main() -> None:
         "it were idle (needs root; PostgreSQL's backends keep theirs)",
     )
     options = parser.parse_args()
-    if options.servers != 1 and ("servers" not in inspect.signature(start).parameters or options.direct):
-        parser.error(
-            "--servers: deploy/serve.py starts one server only"
-            if not options.direct
-            else "--servers: not with --direct"
-        )
+    if options.servers != 1 and options.direct:
+        parser.error("--servers: not with --direct")
     if not options.direct and not Path(NGINX).exists():
         parser.error(f"nginx not found at {NGINX} (apt-get install -y nginx-light), or use --direct")
     if options.warmup < options.interval:
