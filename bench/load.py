@@ -47,8 +47,9 @@ It stops after the first step that misses them (``--keep-going`` runs them all).
 clients hammer the trivial view (``/health/live/``) and an unchanged poll for ``--hammer`` s each, and it
 prints their rates and ratio (target: polls ≥ 50 % of the trivial view's rate).
 
-``--servers N`` starts N gunicorn servers behind nginx (``SERVERS=N make serve``); ``--direct`` serves with one gunicorn on loopback TCP, without nginx, for comparison (its sync
-workers close every connection, so the generator connects once per request).
+``--servers N`` starts N gunicorn servers behind nginx (``SERVERS=N make serve``); ``--direct`` serves with
+one gunicorn on loopback TCP, without nginx, for comparison (its sync workers close every connection, so the
+generator connects once per request).
 
     .venv/bin/python bench/load.py [--postgres] [--redis [URL]] [--events 30] [--phones 300 450 600 750 900]
         [--interval 3] [--seconds 20] [--warmup 4] [--spectators 10] [--workers 5] [--servers 1] [--direct]
