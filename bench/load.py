@@ -51,7 +51,7 @@ prints their rates and ratio (target: polls ≥ 50 % of the trivial view's rate)
 one gunicorn on loopback TCP, without nginx, for comparison (its sync workers close every connection, so the
 generator connects once per request).
 
-    .venv/bin/python bench/load.py [--postgres] [--redis [URL]] [--events 30] [--phones 300 450 600 750 900]
+    .venv/bin/python bench/load.py [--postgres] [--redis [URL]] [--events 30] [--phones 300 600 750 900 1050 1200]
         [--interval 3] [--seconds 20] [--warmup 4] [--spectators 10] [--workers 5] [--servers 1] [--direct]
         [--nice -10] [--keep-going] [--hammer 10]
 """
@@ -897,7 +897,7 @@ def main() -> None:
         help="the shared cache on Redis (REDIS_URL, or redis://127.0.0.1:6379/0)",
     )
     parser.add_argument("--events", type=int, default=30, help="each table's game starts this many events long")
-    parser.add_argument("--phones", type=int, nargs="+", default=[300, 450, 600, 750, 900], help="the steps")
+    parser.add_argument("--phones", type=int, nargs="+", default=[300, 600, 750, 900, 1050, 1200], help="the steps")
     parser.add_argument("--interval", type=float, default=3, help="seconds between a phone's polls")
     parser.add_argument("--seconds", type=float, default=20, help="each step's measured seconds")
     parser.add_argument("--warmup", type=float, default=4, help="each step's seconds before measuring")
