@@ -32,7 +32,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.production import in_process  # noqa: E402
+from bench.production import in_process, member_of_a_group  # noqa: E402
 
 LAKE_TAPS = ("set:territory:lake", "count:rewards:blue-circle:1", "set:closed_by:0", "done:board")
 
@@ -44,17 +44,9 @@ def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         in_process(Path(folder) / "length.sqlite3")
-        from django.contrib.auth.models import User
-        from django.test import Client
-
         from scoring.log import create_game
-        from scoring.models import Group
 
-        user = User.objects.create_user("bench", password="bench-password-1")
-        group = Group.objects.create(name="Lengths", owner=user)
-        group.members.add(user)
-        client = Client()
-        client.force_login(user)
+        client, group = member_of_a_group("Lengths")
         requests: dict[str, list[tuple[Callable[[], None], Callable[[], None] | None]]] = {
             "save": [],
             "changed poll": [],

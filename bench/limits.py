@@ -23,25 +23,19 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.production import in_process  # noqa: E402
+from bench.production import in_process, member_of_a_group  # noqa: E402
 
 
 def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         in_process(Path(folder) / "limits.sqlite3")
-        from django.contrib.auth.models import User
         from django.core.files.uploadedfile import SimpleUploadedFile
-        from django.test import Client
 
         from rules.record import MAX_EVENTS
         from scoring import portability
-        from scoring.models import Game, Group
+        from scoring.models import Game
 
-        user = User.objects.create_user("bench", password="bench-password-1")
-        group = Group.objects.create(name="Bench", owner=user)
-        group.members.add(user)
-        client = Client()
-        client.force_login(user)
+        client, group = member_of_a_group("Bench")
 
         corrections = [
             {"type": "adjust", "player": "Ann", "nuggets": 1, "note": "found one"},

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.production import in_process  # noqa: E402
+from bench.production import in_process, member_of_a_group  # noqa: E402
 
 if TYPE_CHECKING:
     from django.test import Client
@@ -38,7 +38,6 @@ def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         in_process(Path(folder) / "live.sqlite3")
-        from django.contrib.auth.models import User
         from django.test import Client
         from django.utils.text import compress_string
 
@@ -46,12 +45,10 @@ def main() -> None:
         from scoring.drafts import discard
         from scoring.live import HEADER
         from scoring.log import change_log, create_game
-        from scoring.models import Draft, Group
+        from scoring.models import Draft
         from tests.random_games import RandomChooser, random_record
 
-        user = User.objects.create_user("bench", password="bench-password-1")
-        group = Group.objects.create(name="Bench", owner=user)
-        group.members.add(user)
+        _member, group = member_of_a_group("Bench")
         seed = 0
         while True:  # a game whose next event, once N long, is a territory whose rewards someone takes
             record = random_record(RandomChooser(seed), 3, args.events, args.events // 2).to_json()

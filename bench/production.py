@@ -11,6 +11,12 @@ import sys
 import time
 import uuid
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from django.test import Client
+
+    from scoring.models import Group
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -37,6 +43,21 @@ def in_process(database: Path) -> None:
     settings.ALLOWED_HOSTS = ["testserver"]
     call_command("migrate", verbosity=0)
     call_command("createcachetable")
+
+
+def member_of_a_group(group_name: str) -> tuple[Client, Group]:
+    """After :func:`in_process`: a member logged in on Django's test client, and their new group."""
+    from django.contrib.auth.models import User
+    from django.test import Client
+
+    from scoring.models import Group
+
+    user = User.objects.create_user("bench", password="bench-password-1")
+    group = Group.objects.create(name=group_name, owner=user)
+    group.members.add(user)
+    client = Client()
+    client.force_login(user)
+    return client, group
 
 
 def production_env(database_url: str) -> dict[str, str]:

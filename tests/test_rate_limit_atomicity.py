@@ -7,7 +7,6 @@ The old limiter (a read then a write in the database cache) let 29 of 40 through
 from __future__ import annotations
 
 import http.client
-import os
 import re
 import threading
 import time
@@ -16,28 +15,14 @@ from pathlib import Path
 from urllib.parse import urlencode
 
 import pytest
-import redis
 from django_ratelimit.core import _get_window
 
 from bench.production import free_port, prepare, production_env, serve
+from tests.redis_server import REDIS_URL, redis_or_skip
 
 ATTEMPTS = 40
 LIMIT = 20
 WORKERS = 8
-REDIS_URL = os.environ.get("REDIS_URL") or "redis://127.0.0.1:6379/0"
-
-
-def redis_or_skip() -> redis.Redis:
-    """The Redis server; the test fails in CI without one, and is skipped elsewhere."""
-    server = redis.Redis.from_url(REDIS_URL)
-    try:
-        server.ping()
-    except redis.RedisError as error:
-        reason = f"Redis is not reachable at {REDIS_URL}: {error}"
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"{reason}: the atomicity test must run in CI")
-        pytest.skip(reason)
-    return server
 
 
 def join_form(port: int) -> tuple[str, str]:
@@ -57,7 +42,7 @@ def join_form(port: int) -> tuple[str, str]:
 
 @pytest.mark.gunicorn
 def test_forty_parallel_guesses_from_one_client_get_exactly_twenty_answers(tmp_path: Path) -> None:
-    server = redis_or_skip()
+    server = redis_or_skip("the atomicity test")
     prefix = f"test-atomic-{uuid.uuid4().hex[:12]}"
     env = production_env(f"sqlite:///{tmp_path / 'db.sqlite3'}") | {"REDIS_URL": REDIS_URL, "CACHE_KEY_PREFIX": prefix}
     prepare(env)

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import html
 import http.client
-import os
 import re
 import threading
 import time
@@ -31,9 +30,9 @@ from django_ratelimit.core import _get_window
 from bench.production import free_port, prepare, production_env
 from deploy.serve import NGINX, UnixHTTPConnection, serve_env, start
 from tests.conftest import site_shell
+from tests.redis_server import REDIS_URL
 from tests.test_serve import PG_ADMIN, missing
 
-REDIS_URL = os.environ.get("REDIS_URL") or "redis://127.0.0.1:6379/0"
 CSRF = uuid.uuid4().hex  # any 32 letters and digits: the phones' CSRF cookie, sent back as their token
 JOIN_LIMIT = 20  # scoring.rate_limits.RATES["join"]: 20 in 5 minutes
 SAVES_PER_PHONE = 4

@@ -4,7 +4,6 @@ stopped working stops answering. Without Redis, an unchanged poll is one query, 
 
 from __future__ import annotations
 
-import os
 import uuid
 from collections.abc import Callable, Iterator
 
@@ -20,23 +19,15 @@ from pytest_django.fixtures import Settings
 from scoring import drafts, live_version, seats
 from scoring.log import change_log, finish, line_changed, reopen
 from scoring.models import Game
+from tests.redis_server import REDIS_URL, redis_or_skip
 from tests.scoring.conftest import Entry
 from tests.scoring.test_game_pages import FOREST, add_events
-
-REDIS_URL = os.environ.get("REDIS_URL") or "redis://127.0.0.1:6379/0"
 
 
 @pytest.fixture
 def redis_cache(settings: Settings) -> Iterator[redis.Redis]:
     """The shared cache is Redis, under a prefix of this test's own (deleted after it), whatever REDIS_URL says."""
-    server = redis.Redis.from_url(REDIS_URL)
-    try:
-        server.ping()
-    except redis.RedisError as error:
-        reason = f"Redis is not reachable at {REDIS_URL}: {error}"
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"{reason}: this test must run in CI")
-        pytest.skip(reason)
+    server = redis_or_skip("this test")
     prefix = f"test-live-{uuid.uuid4().hex[:12]}"
     backend = "django.core.cache.backends.redis.RedisCache"
     settings.CACHES = {"default": {"BACKEND": backend, "LOCATION": REDIS_URL, "KEY_PREFIX": prefix}}
