@@ -61,22 +61,37 @@ class _Pickler(pickle.Pickler):
     }
 
 
-def dump(after: After) -> bytes:
-    """``after`` as stored, marked with :data:`STATE_FORMAT`."""
+def _pickled(value: object) -> bytes:
     out = io.BytesIO()
-    _Pickler(out, protocol=pickle.HIGHEST_PROTOCOL).dump((STATE_FORMAT, after))
+    _Pickler(out, protocol=pickle.HIGHEST_PROTOCOL).dump(value)
     return out.getvalue()
+
+
+def dump(after: After) -> bytes:
+    """``after`` as stored, marked with :data:`STATE_FORMAT`: the state and the outcome pickled apart, so that a
+    page unpickles the outcomes of its last events and the state of the last one only."""
+    return pickle.dumps((STATE_FORMAT, _pickled(after.state), _pickled(after.outcome)), pickle.HIGHEST_PROTOCOL)
+
+
+def _unpickled[T](data: bytes | None, index: int, kind: type[T]) -> T | None:
+    """Part ``index`` (1: the state, 2: the outcome) of what a row stores, if it is usable."""
+    if data is None:
+        return None
+    try:
+        stored = pickle.loads(data)  # noqa: S301 (written by this server only, see above)
+        if not (isinstance(stored, tuple) and len(stored) == 3 and stored[0] == STATE_FORMAT):
+            return None
+        value = pickle.loads(stored[index])  # noqa: S301
+    except Exception:  # anything unpicklable is rebuilt from the log  # noqa: BLE001
+        return None
+    return value if isinstance(value, kind) else None
 
 
 def load(data: bytes | memoryview | None) -> After | None:
     """What a row stores, or ``None`` if it has nothing usable (never stored, or by another format)."""
-    if data is None:
-        return None
-    try:
-        version, after = pickle.loads(bytes(data))  # noqa: S301 (written by this server only, see above)
-    except Exception:  # anything unpicklable is rebuilt from the log  # noqa: BLE001
-        return None
-    return after if version == STATE_FORMAT and isinstance(after, After) else None
+    raw = None if data is None else bytes(data)
+    state, outcome = _unpickled(raw, 1, GameState), _unpickled(raw, 2, EventOutcome)
+    return None if state is None or outcome is None else After(state, outcome)
 
 
 def record_of(game: Game, events: Sequence[Any]) -> Record:
@@ -160,25 +175,32 @@ def current(game: Game, shown: int = 1) -> Current:
     """The game as it stands, with its last ``shown`` events (one query; the log is replayed only when a row's
     state is missing). ``RecordError`` if the stored log is not legal."""
     rows = list(game.events.select_related("stored").order_by("-index")[: max(shown, 1)])
-    loaded = [load(stored_data(row)) for row in rows]
-    if any(after is None for after in loaded):
-        every = rebuild(game)
-        rows = every[::-1][: max(shown, 1)]
-        loaded = [load(stored_data(row)) for row in rows]
-    recent = [(row, after.outcome) for row, after in zip(rows, loaded, strict=True) if after is not None]
-    state = loaded[0].state.copy() if rows and loaded[0] is not None else first_state(game)
-    return Current(state, rows[0].index + 1 if rows else 0, tuple(recent[:shown]))
+    state, recent = _newest(rows)
+    if rows and (state is None or recent is None):
+        rows = rebuild(game)[::-1][: max(shown, 1)]
+        state, recent = _newest(rows)
+    if state is None or recent is None:
+        return Current(first_state(game), 0, ())
+    return Current(state, rows[0].index + 1, tuple(recent[:shown]))
+
+
+def _newest(rows: list[Event]) -> tuple[GameState | None, list[tuple[Event, EventOutcome]] | None]:
+    """The state after the first of ``rows`` (the newest event) and each row's outcome: ``None`` for what is
+    not stored (or stored by other code)."""
+    if not rows:
+        return None, None
+    outcomes = [(row, _unpickled(stored_data(row), 2, EventOutcome)) for row in rows]
+    recent = [(row, outcome) for row, outcome in outcomes if outcome is not None]
+    return _unpickled(stored_data(rows[0]), 1, GameState), recent if len(recent) == len(rows) else None
 
 
 def outcomes(game: Game, start: int, stop: int) -> list[tuple[Event, EventOutcome]]:
     """Events ``start`` to ``stop`` (excluded), newest first, each with what it did."""
     rows = list(game.events.select_related("stored").filter(index__gte=start, index__lt=stop).order_by("-index"))
-    loaded = [load(stored_data(row)) for row in rows]
-    if any(after is None for after in loaded):
-        every = rebuild(game)
-        rows = every[start:stop][::-1]
-        loaded = [load(stored_data(row)) for row in rows]
-    return [(row, after.outcome) for row, after in zip(rows, loaded, strict=True) if after is not None]
+    _state, recent = _newest(rows)
+    if rows and recent is None:
+        _state, recent = _newest(rebuild(game)[start:stop][::-1])
+    return recent or []
 
 
 def state_before(game: Game, index: int) -> GameState:
