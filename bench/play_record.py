@@ -103,8 +103,8 @@ MARK = """() => {
   if (form) form.dataset.robot = '1';
   return !!form;
 }"""
-# The game's revision as the page shows it: the game page's, or the entry's the phone was brought to.
-REVISION = """() => document.querySelector('#game')?.dataset.revision
+# The game's revision as the page shows it: the game page's poller's, or the entry's the phone was brought to.
+REVISION = """() => document.querySelector('#live-poll')?.dataset.revision
   || document.querySelector('#wizard input[name=revision]')?.value || ''"""
 KEPT = "!document.querySelector('#redraw') || !!document.querySelector('#game .messages')"
 """One's cards kept on the game page (its live part swapped in place): the redraw prompt gone, or a message."""
@@ -325,7 +325,8 @@ def play_event(
             return enter(robot, event, me)
         robot.tap("link", "Back to the game")
     if revision:  # a person acts on what their live page shows: it polls every 1.5 s
-        robot.page.wait_for_function(f"() => +(document.querySelector('#game')?.dataset.revision ?? -1) >= {revision}")
+        shown = "+(document.querySelector('#live-poll')?.dataset.revision ?? -1)"  # the poller's (scoring/live.py)
+        robot.page.wait_for_function(f"() => {shown} >= {revision}")
     if kind == "objectives" and event["player"] == me and Counter(map(same_card, event["cards"])) == Counter(held):
         keep = robot.page.locator("#redraw").get_by_role("button", name=re.compile(r"^Keep my \d+ cards?$"))
         if keep.locator("visible=true").count():
