@@ -138,16 +138,19 @@ document.addEventListener("htmx:afterRequest", (event) => {
 });
 
 // The entry (#wizard) is replaced by the server's answer after each tap, and the keyboard's focus would
-// fall to the page's body (a screen reader then says nothing). It goes back to the control that had it
-// (the same "+", found by its name and value), or, when that one is gone or disabled (a stage done), to
-// the first control of the stage now shown.
+// fall to the page's body (a screen reader then says nothing). It goes back to the control that was
+// pressed (the same "+", found by its name and value), or, when that one is gone or disabled (a stage
+// done), to the first control of the stage now shown. The pressed control is the submit's `submitter`,
+// not the last one focused: Safari does not focus a button on a tap, and a focus may move in between.
 let entryFocus = null;
 let entryAnswered = false;
 
-document.addEventListener("focusin", (event) => {
-  const control = event.target;
-  entryFocus = control.closest && control.closest("#wizard") ? { id: control.id, name: control.name, value: control.value } : null;
-});
+function rememberFocus(control) {
+  entryFocus = control?.closest?.("#wizard") ? { id: control.id, name: control.name, value: control.value } : null;
+}
+document.addEventListener("focusin", (event) => rememberFocus(event.target));
+// In the capture phase, before the tap queue takes the submit over (it stops its propagation).
+document.addEventListener("submit", (event) => event.submitter && rememberFocus(event.submitter), true);
 document.addEventListener("htmx:beforeSwap", (event) => {
   entryAnswered = event.detail.target?.id === "wizard";
 });
@@ -165,6 +168,12 @@ document.addEventListener("htmx:afterSwap", () => {
     control = wizard.querySelector("fieldset.stage :is(button, input, select, textarea, summary):not(:disabled)");
   }
   control?.focus();
+});
+
+// Every deferred script has run and htmx has wired the page up: a tap from now on goes through htmx and
+// the tap queue (before, a submit is a plain form's, which reloads the page). Tests wait for this mark.
+document.addEventListener("DOMContentLoaded", () => {
+  document.documentElement.dataset.ready = "";
 });
 
 // Score sheets: − and + around a count (`data-step` beside an input marked `data-stepper`), within its min and max.

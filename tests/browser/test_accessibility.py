@@ -7,12 +7,14 @@ theme, with no serious or critical violation; no page scrolls sideways at 320 px
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
+from django.contrib.staticfiles.handlers import StaticFilesHandler
 from playwright.sync_api import expect
 
 from scoring.calculators import CALCULATORS
@@ -346,7 +348,23 @@ def test_the_group_page_s_player_links_are_targets_44_px_high(live_server: Any, 
         assert box["height"] >= 44, (name, box)
 
 
-def test_the_keyboard_s_focus_stays_on_the_button_pressed_in_the_entry(live_server: Any, phone: Any) -> None:
+@pytest.fixture
+def slow_scripts(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The test server sends each script a second late, as a busy phone runs them late: the page is shown
+    (and its buttons can be focused and pressed) well before its deferred scripts have wired it up."""
+    serve = StaticFilesHandler.serve
+
+    def late(handler: StaticFilesHandler, request: Any) -> Any:
+        if request.path.endswith(".js"):
+            time.sleep(1)
+        return serve(handler, request)
+
+    monkeypatch.setattr(StaticFilesHandler, "serve", late)
+
+
+def test_the_keyboard_s_focus_stays_on_the_button_pressed_in_the_entry(
+    live_server: Any, phone: Any, slow_scripts: None
+) -> None:
     log_in_as_owner_of_a_game(phone, live_server.url, "keys")
     score_a_territory(phone, "Forest")
     one = phone.get_by_role("button", name="1 × green square", exact=True)
@@ -399,7 +417,10 @@ def test_the_scoreboard_says_briefly_what_another_phone_changed(live_server: Any
 
 
 def settled(page: Any) -> None:
-    """htmx has finished with the last answer (until then, the new form is not wired up yet)."""
+    """The page is wired up (its deferred scripts ran: until then a key press submits a plain form, which
+    reloads the page) and htmx has finished with the last answer (until then, the new form is not wired up
+    yet)."""
+    expect(page.locator("html[data-ready]")).to_have_count(1)
     expect(page.locator(".htmx-request, .htmx-swapping, .htmx-settling")).to_have_count(0)
 
 
