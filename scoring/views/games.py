@@ -408,6 +408,9 @@ def live(request: HtmxHttpRequest, token: str) -> HttpResponse:
         if not member and not has_joined(request, game):
             raise Http404  # a phone that left the table (new code): nothing to swap in
         template, context = "scoring/game.html#game", game_context(request, game, member=member)
+        if request.GET.get("here") and context["me"] is None and game.is_playing:
+            # This phone's seat was taken (another phone, the owner): the whole page says so, its header too.
+            return HttpResponseClientRefresh()
     else:
         game = _watched(request, token)
         template, context = "scoring/watch.html#live", _watch_context(request, game)

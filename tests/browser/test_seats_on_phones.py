@@ -89,6 +89,7 @@ def test_a_member_s_seat_moves_to_a_second_phone_by_logging_in_and_the_first_is_
     # The old phone is told on its next poll, without a reload.
     told = first.get_by_text("Lena's seat moved to another phone: this phone is nobody at the table now.")
     expect(told).to_be_visible(timeout=10000)
+    expect(first.locator("header .me")).to_have_text("Who is this phone?")
     expect(first.get_by_role("button", name="I am Lena")).to_be_enabled()  # her account may take it back
     assert fits(first) and fits(second)
     for page in (first, second):
@@ -118,6 +119,7 @@ def test_a_guest_s_seat_moves_to_a_second_phone_with_a_code_and_the_first_is_tol
     expect(second.locator("header .me")).to_have_text("I am Theo")
     told = first.get_by_text("Theo's seat moved to another phone: this phone is nobody at the table now.")
     expect(told).to_be_visible(timeout=10000)
+    expect(first.locator("header .me")).to_have_text("Who is this phone?")
     expect(first.get_by_role("button", name="I am Theo")).to_be_disabled()
     for page in (first, second):
         page.context.close()

@@ -166,6 +166,18 @@ def test_the_account_takes_its_seat_on_a_second_phone_and_the_first_is_told(
     assert "Red's seat moved" not in game_page(new_phone, game)
 
 
+def test_the_poll_of_a_phone_whose_seat_was_taken_reloads_its_page(guest_client: Client, game: Game) -> None:
+    claim(guest_client, game, RED)
+    poll = re.search(r'hx-get="([^"]+here=[^"]+)"', game_page(guest_client, game))
+    assert poll
+    url = html.unescape(poll.group(1))
+    assert "HX-Refresh" not in guest_client.get(url, HTTP_HX_REQUEST="true")
+    other = a_guest(game)
+    other.post(f"/games/{game.pk}/seats/", {"code": move_code(guest_client, game)})
+    assert guest_client.get(url, HTTP_HX_REQUEST="true")["HX-Refresh"] == "true"  # its header, too, says so
+    assert "here=" not in game_page(guest_client, game)  # once: the reloaded page's polls say nothing
+
+
 def test_a_member_s_seat_held_by_a_guest_is_taken_back_by_the_account(
     guest_client: Client, member_user: User, game: Game, group: Group
 ) -> None:
