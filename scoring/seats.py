@@ -11,8 +11,8 @@ Seats follow people, not browsers:
   the new phone: :func:`claim_by_code`), leaves it, or has been gone :data:`GONE_AFTER` (no poll from it):
   then another phone may claim it.
 - The phone a seat was taken from is told so on its next poll (``Seat.moved_from``).
-- Every claim locks the seat's row (``select_for_update``; on SQLite the write transaction is taken at
-  BEGIN), so two taps or two phones at once give the seat to one phone, whole.
+- Every claim locks the game's seats (``select_for_update``; on SQLite the write transaction is taken at
+  BEGIN), so two taps or two phones at once give a seat to one phone, whole.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from datetime import timedelta
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.core import signing
 from django.db import transaction
-from django.db.models import F, QuerySet
+from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -57,7 +57,7 @@ def claim(game: Game, position: int, phone: str, user: AbstractBaseUser | Anonym
     no player in the group yet becomes this seat's player.
     """
     with transaction.atomic():
-        seat = _locked(game).filter(position=position).first()
+        seat = next((seat for seat in _locked(game) if seat.position == position), None)
         if seat is None:
             raise SeatRefused(_("This game has no such seat."))
         _check_account(seat, user)
@@ -88,10 +88,17 @@ def claim_by_code(game: Game, code: str, phone: str, user: AbstractBaseUser | An
     """
     typed = "".join(code.split()).upper()
     with transaction.atomic():
-        seat = (
-            _locked(game).filter(move_code=typed, move_code_until__gt=timezone.now()).first()
-            if len(typed) == MOVE_CODE_LENGTH
-            else None
+        now = timezone.now()
+        seat = next(
+            (
+                seat
+                for seat in _locked(game)
+                if len(typed) == MOVE_CODE_LENGTH
+                and seat.move_code == typed
+                and seat.move_code_until is not None
+                and seat.move_code_until > now
+            ),
+            None,
         )
         if seat is None:
             raise SeatRefused(
@@ -178,9 +185,11 @@ def heard_from(pk: int) -> None:
     Seat.objects.filter(pk=pk).exclude(phone="").update(seen=timezone.now())
 
 
-def _locked(game: Game) -> QuerySet[Seat]:
-    """The game's seats, each row locked as it is read, until the transaction ends."""
-    return Seat.objects.select_for_update(of=("self",)).select_related("profile").filter(game=game)
+def _locked(game: Game) -> list[Seat]:
+    """Every seat of the game, locked until the transaction ends, always in seat order: a claim also frees the
+    phone's other seat, so two claims of one game (even of two seats by one phone) wait for each other."""
+    seats = Seat.objects.select_for_update(of=("self",)).select_related("profile").filter(game=game)
+    return list(seats.order_by("position"))
 
 
 def _account(seat: Seat) -> int | None:

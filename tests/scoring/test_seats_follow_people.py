@@ -363,3 +363,15 @@ def test_two_phones_of_one_account_taking_its_seat_at_once_leave_it_whole(group:
     assert outcomes == [302] * 4, outcomes  # the account may take it from any of its phones: the last one has it
     assert holder(game, 0) in {phone_of(phone) for phone in phones}
     assert Seat.objects.filter(game=game).exclude(phone="").count() == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_one_phone_tapping_two_names_at_once_ends_as_one_of_them(group: Group) -> None:
+    game = create_game(group, ("Ann", "Ben", "Cy"), {}, promos=False)
+
+    def tap(number: int) -> Seat:
+        return seats.claim(Game.objects.get(pk=game.pk), number, "one-phone", AnonymousUser())
+
+    outcomes = at_once(3, tap)
+    assert all(isinstance(outcome, Seat) for outcome in outcomes), outcomes
+    assert Seat.objects.filter(game=game, phone="one-phone").count() == 1
