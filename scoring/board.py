@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
+from django.db.models import prefetch_related_objects
 from django.http import HttpRequest
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -39,10 +40,11 @@ from .access import is_member
 from .charts import stacked
 from .entry import EVENT_KINDS, PROMO_KINDS
 from .http import HtmxHttpRequest, posted_whole
-from .models import SEAT_COLOURS, Event, Game
+from .models import SEAT_COLOURS, SEAT_MOVED, Event, Game
 from .phones import known_phone, my_seat
 from .result_image import ImageLine, draw_result
 from .score_sheets import assemble, refused_line, review
+from .seats import claimable, here_token, moved_away, others_account
 from .statistics import OKANAGAN_PARTS
 from .wording import NUGGET_LADDERS, PARTS, error_text, explain
 
@@ -72,7 +74,8 @@ class LogEntry:
     player: str = ""
     """The player the event is about, if one (objective cards: whose they are)."""
     entered_for: str = ""
-    """Objective cards entered on another phone: who entered them ("-": a phone that is nobody)."""
+    """Objective cards entered on another phone: who entered them ("-": a phone that is nobody;
+    :data:`~scoring.models.SEAT_MOVED`: their own, while their seat changed phones)."""
 
     game: int = 0
     """The game's id."""
@@ -86,6 +89,11 @@ class LogEntry:
     def body_plain(self) -> str:
         """The same without the links to the rules (the spectator page)."""
         return render_to_string("scoring/_log_body.html", {"entry": self, "links": False})
+
+    @property
+    def seat_moved(self) -> bool:
+        """Objective cards entered on their player's phone while the player's seat changed phones."""
+        return self.entered_for == SEAT_MOVED
 
     @cached_property
     def edit_url(self) -> str:
@@ -127,6 +135,20 @@ def log_entry(row: Event, outcome: EventOutcome) -> LogEntry:
     return entry
 
 
+def claim_context(request: HttpRequest, game: Game) -> dict[str, object]:
+    """What "Who is this phone?" needs on a phone that is nobody: the seats it may claim (a member's only by
+    its account; a held one by its account, or once its phone has been gone long enough), whether a greyed
+    one is a member's, and the seat that moved from this phone to another, if any (:mod:`scoring.seats`)."""
+    table = list(game.seats.all())
+    prefetch_related_objects(table, "profile")
+    phone = known_phone(request)
+    return {
+        "claimable": {seat.position for seat in table if claimable(seat, phone, request.user)},
+        "members_seats": any(others_account(seat, request.user) for seat in table),
+        "moved": moved_away(game, phone),
+    }
+
+
 def game_context(request: HttpRequest, game: Game, *, member: bool, spectator: bool = False) -> dict[str, object]:
     """Everything the game page, the spectator page and their live fragments show."""
     log_from = wanted_log(request)
@@ -139,9 +161,12 @@ def game_context(request: HttpRequest, game: Game, *, member: bool, spectator: b
         "me": me,
         "seats": game.seats.all(),
         "seats_held": any(seat.phone for seat in game.seats.all()),
+        **({} if spectator or me is not None or not game.is_playing else claim_context(request, game)),
         "owner": not spectator and game.group.owner_id == request.user.pk,
         **live_part(game, spectator=spectator, log_from=log_from),
     }
+    if me is not None and game.is_playing:  # its polls say this phone is still here
+        context["live_url"] = f"{context['live_url']}&here={here_token(me)}"
     try:
         now = states.current(game, LOG_SHOWN)
         window = log_window(now.count, log_from)
@@ -455,4 +480,5 @@ def table_context(request: HtmxHttpRequest, game: Game) -> dict[str, object]:
         "refused": refused,
         "refused_seat": refused_seat,
         "join_url": request.build_absolute_uri(reverse("join_code", args=[game.table_code])),
+        **({} if me is not None else claim_context(request, game)),
     }

@@ -81,6 +81,13 @@ def is_for(stored: Draft | None, kind: str, editing: int | None) -> bool:
     return stored is not None and stored.kind == kind and stored.editing == editing
 
 
+def resumes(stored: Draft, seat: str) -> bool:
+    """Whether this phone, now the player at ``seat`` (``""``: nobody), picks ``stored`` up: objective cards only
+    as the seat that last entered them, so that a phone lent to another player, or whose seat moved to another
+    phone, never shows them (the entry starts again, and its first tap replaces them)."""
+    return stored.kind not in SECRET_KINDS or stored.by == seat
+
+
 def event_draft(stored: Draft) -> EventDraft | None:
     """The draft as the entry pages work on it, or ``None`` if it is not one (kept by code of another
     version): the page then starts the entry again, and its next tap replaces it."""
@@ -123,10 +130,13 @@ def store(
 ) -> Draft:
     """Keep ``draft`` as this phone's entry at ``game`` (replacing any other entry of the phone), checked
     against the log at ``revision``; ``before`` is the phone's draft as loaded, to tell what others see."""
+    same = before is not None and is_for(before, draft.kind, editing) and before.by == by
+    began = {} if same else {"started": timezone.now()}  # a new entry, or one of another seat's (not resumed)
     stored, _created = Draft.objects.update_or_create(
         game=game,
         phone=phone,
-        defaults={"by": by, "kind": draft.kind, "editing": editing, "data": draft.to_data(), "revision": revision},
+        defaults={"by": by, "kind": draft.kind, "editing": editing, "data": draft.to_data(), "revision": revision}
+        | began,
     )
     if before is None:
         Draft.objects.filter(game=game, updated__lt=timezone.now() - KEPT_FOR).delete()

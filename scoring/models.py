@@ -15,6 +15,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import models
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from rules import MAX_NAME_LENGTH, RECORD_FORMAT
@@ -186,6 +187,18 @@ class Seat(models.Model):
     otherwise). With ``total`` and ``rank`` it is all the statistics read: no page replays a game to count."""
     phone = models.CharField(max_length=32, blank=True, default="")
     """The phone that claimed this seat ("I am Ann"): the ``phone`` of its browser session, or empty."""
+    seen = models.DateTimeField(null=True, blank=True)
+    """When the seat's phone was last heard from (its claim, then its polls, at most once a minute): a seat of
+    no account whose phone has been gone long enough may be claimed by another phone (:mod:`scoring.seats`)."""
+    moved_at = models.DateTimeField(null=True, blank=True)
+    """When the seat last changed phones (claimed, taken over, moved, left or freed): cards being entered for
+    its player at that moment are marked in the log."""
+    moved_from = models.CharField(max_length=32, blank=True, default="")
+    """The phone the seat was taken from by another phone: that phone is told, on its next poll."""
+    move_code = models.CharField(max_length=8, blank=True, default="")
+    """A short code shown on the seat's phone ("Move my seat to another phone"): another phone that types it
+    takes the seat, until ``move_code_until``."""
+    move_code_until = models.DateTimeField(null=True, blank=True)
     line = models.JSONField(default=dict, blank=True)
     """A score-sheet game in progress: this player's line as last posted (field name → text), kept as typed so
     that a line half filled in is never lost and every value is checked again when the game is scored."""
@@ -205,6 +218,11 @@ class Seat(models.Model):
         return SEAT_COLOURS[self.position % len(SEAT_COLOURS)]
 
 
+SEAT_MOVED = " seat moved"
+"""``Event.entered_for`` of objective cards entered on their player's phone while that player's seat changed
+phones: untrimmed, so no player's name (``rules.name_problem``) can be it."""
+
+
 class Event(models.Model):
     """One event of a game's log: the record's event JSON, at its index."""
 
@@ -214,7 +232,8 @@ class Event(models.Model):
     created = models.DateTimeField(auto_now_add=True)
     entered_for = models.CharField(max_length=NAME_LENGTH, blank=True, default="")
     """For objective cards entered on another player's phone: who entered them ("enter for Ann"), shown
-    in the log; empty when the player entered their own."""
+    in the log ("-": a phone that is nobody; :data:`SEAT_MOVED`: their own phone, while their seat changed
+    phones); empty when the player entered their own."""
 
     class Meta:
         ordering = ["index"]
@@ -246,6 +265,9 @@ class Draft(models.Model):
     """The draft as :class:`scoring.entry.Draft` writes it."""
     revision = models.PositiveIntegerField(default=0)
     """The game's revision when the draft was last checked against the log."""
+    started = models.DateTimeField(default=timezone.now)
+    """When this entry began on this phone: objective cards whose player's seat changed phones since are
+    marked in the log when saved."""
     updated = models.DateTimeField(auto_now=True)
 
     class Meta:

@@ -9,17 +9,30 @@ from __future__ import annotations
 import secrets
 
 from django.http import HttpRequest
+from django.utils.crypto import salted_hmac
 
 from .models import Game, Seat
 
 PHONE_KEY = "phone"
+PHONE_LENGTH = 22
+"""The length of a phone token (``Seat.phone`` holds 32 characters at most)."""
 
 
 def phone_id(request: HttpRequest) -> str:
-    """This browser's phone token, made on first use."""
+    """This browser's phone token, made on first use.
+
+    A browser that has a session already gets a token derived from it: two requests of its first use at once
+    (a double tap on "I am Ann" on a new phone) make the same token, so the seat never goes to a token that
+    the session, written last by the other request, does not hold.
+    """
     phone = request.session.get(PHONE_KEY)
     if not isinstance(phone, str) or not phone:
-        phone = secrets.token_urlsafe(16)
+        key = request.session.session_key
+        phone = (
+            salted_hmac(PHONE_KEY, key, algorithm="sha256").hexdigest()[:PHONE_LENGTH]
+            if key
+            else secrets.token_urlsafe(16)
+        )
         request.session[PHONE_KEY] = phone
     return phone
 

@@ -95,7 +95,10 @@ def _apply_op(screen: Screen, op: str, form: dict[str, str]) -> None:
             event.setdefault("rewards", {})
             event.setdefault("buildings", {})
         case "set", ["closed_by" | "player" as key, value]:
-            event[key] = _player(screen, value)
+            player = _player(screen, value)
+            if key == "player" and draft.kind == EventType.OBJECTIVES and event.get("player") != player:
+                _forget_cards(draft)  # cards entered for another player start empty: never the last one's
+            event[key] = player
         case "set", ["lone_choice", value]:
             event["lone_choice"] = _choice(value, LoneChoice)
         case "set", ["reward", value]:
@@ -158,6 +161,14 @@ def _reopen(draft: Draft, stage: str) -> None:
             draft.event.pop(key, None)
     draft.done = [name for name in draft.done if name != stage]
     draft.partial, draft.chosen = {}, []
+
+
+def _forget_cards(draft: Draft) -> None:
+    """The objective cards of the draft's player so far are dropped, and their stage is to do again: another
+    player's cards are theirs to enter, and a phone never shows its holder's secret cards as someone else's."""
+    draft.event.pop("cards", None)
+    draft.partial = {}
+    draft.done = [name for name in draft.done if name != "cards"]
 
 
 def _mark_done(screen: Screen, stage: str, form: dict[str, str]) -> None:

@@ -32,8 +32,8 @@ from scoring.access import game_for_player, okanagan_game
 from scoring.entry import EVENT_KINDS, PROMO_KINDS, BadOp, Draft, Screen, analyse, count_from_holdings, tap
 from scoring.http import HtmxHttpRequest, go, posted_whole, to_saved
 from scoring.log import Events, StaleGame, append_event, change_log
+from scoring.models import SEAT_MOVED, Game
 from scoring.models import Draft as StoredDraft
-from scoring.models import Game
 from scoring.phones import known_phone, my_seat, phone_id
 from scoring.wording import error_text
 
@@ -59,6 +59,12 @@ def event_new(request: HtmxHttpRequest, game_id: int, kind: str) -> HttpResponse
     return _entry(request, game, _start(game, kind, me.name if me else "", request.GET.get("territory", "")), None)
 
 
+def _cards_held(state: GameState, player: str) -> dict[str, Any]:
+    """The cards ``player`` holds, proposed to them on their own phone (only there: they are secret)."""
+    cards = [card.to_json() for card in state.holdings[player].objectives]
+    return {"cards": cards} if cards else {}
+
+
 def _start(game: Game, kind: str, me: str, territory: str) -> Draft:
     """A new entry of ``kind`` on the phone of ``me`` (``""``: a phone that is nobody at the table): a
     territory chosen on the game page, closed by this phone's player; one's own objective cards, starting
@@ -69,8 +75,7 @@ def _start(game: Game, kind: str, me: str, territory: str) -> Draft:
         return Draft(event | ({"closed_by": me} if me else {}))
     if kind == EventType.OBJECTIVES and me:
         state, _index = _state_before(game, None)
-        cards = [card.to_json() for card in state.holdings[me].objectives]
-        return Draft({"type": kind, "player": me} | ({"cards": cards} if cards else {}))
+        return Draft({"type": kind, "player": me} | _cards_held(state, me))
     if kind == EventType.HOLDINGS and me:  # a count starts from what the game gave them (scoring.entry.taps)
         state, _index = _state_before(game, None)
         return Draft({"type": kind, "player": me} | count_from_holdings(state, me))
@@ -104,7 +109,10 @@ def _entry(request: HtmxHttpRequest, game: Game, start: Draft, editing: int | No
     prefetch_related_objects([game], "seats")
     phone = known_phone(request)
     stored = drafts.load(game, phone)
-    mine = stored if drafts.is_for(stored, start.kind, editing) else None
+    me = my_seat(request, game)
+    seat = me.name if me is not None else ""
+    resumed = stored is not None and drafts.is_for(stored, start.kind, editing) and drafts.resumes(stored, seat)
+    mine = stored if resumed else None
     kept = drafts.event_draft(mine) if mine is not None else None
     draft, seen, notices, damaged, op = kept or start, game.revision, [], "", ""
     if request.method == "GET" and mine is not None and kept is not None:
@@ -130,6 +138,8 @@ def _entry(request: HtmxHttpRequest, game: Game, start: Draft, editing: int | No
     form = {key: request.POST.get(key, "") for key in request.POST}
     if op and op != "save" and not stale:
         screen = tap(screen, op, form, state, index)
+        if op.startswith("set:player:") and _own_cards_again(screen.draft, seat, state):
+            screen = analyse(screen.draft, state, index)
         saving = _completes(screen, op, editing)
     else:
         saving = op == "save" and not stale
@@ -147,12 +157,21 @@ def _entry(request: HtmxHttpRequest, game: Game, start: Draft, editing: int | No
             return saved
         screen, changed = saved, saved.repaired
     if request.method == "POST" and not damaged:
-        by = seat.name if (seat := my_seat(request, game)) is not None else ""
-        mine = drafts.store(game, phone_id(request), by, screen.draft, editing, game.revision, stored)
+        mine = drafts.store(game, phone_id(request), seat, screen.draft, editing, game.revision, stored)
     if changed:
         notices.append(_("The game changed on another phone: check this step against the new state, then save."))
     screen.error = damaged or screen.error
     return _page(request, game, screen, editing, mine, notices)
+
+
+def _own_cards_again(draft: Draft, me: str, state: GameState) -> bool:
+    """After "Change" on whose cards they are, one's own chosen again on one's own phone: the cards one holds
+    are proposed again, as when the entry began (another player's start empty). Whether they were."""
+    event = draft.event
+    if draft.kind != EventType.OBJECTIVES or not me or event.get("player") != me or "cards" in event:
+        return False
+    event.update(_cards_held(state, me))
+    return "cards" in event
 
 
 def _completes(screen: Screen, op: str, editing: int | None) -> bool:
@@ -225,7 +244,7 @@ def _save(
     The draft was checked against the game as it is now: if another phone saves first, it is checked again
     and saved if it still holds, with no more taps.
     """
-    by = _entered_for(request, game, screen.event)
+    by = _entered_for(request, game, screen.event) or _seat_moved(game, screen.event, mine)
     mark = ((-1 if editing is None else editing), by) if by else None
     for _try in range(SAVE_TRIES):
         if screen.stage != "confirm" or screen.error:
@@ -326,3 +345,14 @@ def _entered_for(request: HtmxHttpRequest, game: Game, event: dict[str, Any]) ->
     if me is not None:
         return "" if me.name == event["player"] else me.name
     return request.user.get_username() if request.user.is_authenticated else "-"
+
+
+def _seat_moved(game: Game, event: dict[str, Any], mine: StoredDraft | None) -> str:
+    """:data:`SEAT_MOVED` for objective cards entered on their player's phone while that player's seat changed
+    phones (claimed, taken over, moved or freed after this entry began): the log says so, for the table to check
+    them; else empty."""
+    if event["type"] != EventType.OBJECTIVES or mine is None:
+        return ""
+    seat = game.seats.filter(name=event["player"]).only("moved_at").first()
+    moved = seat is not None and seat.moved_at is not None and seat.moved_at >= mine.started
+    return SEAT_MOVED if moved else ""

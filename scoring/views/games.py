@@ -21,7 +21,7 @@ from django_htmx.http import HttpResponseClientRefresh
 
 from rules import RECORD_FORMAT, EventType, GameState, NuggetLadder, Options, RecordError, parse_record
 from rules.explanation import Message
-from scoring import drafts, live_version, states
+from scoring import drafts, live_version, seats, states
 from scoring.access import (
     game_for_member,
     game_for_player,
@@ -130,6 +130,8 @@ def game_detail(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
 def _sheet_table(request: HtmxHttpRequest, game: Game) -> HttpResponse:
     """A sheet game in progress; the phones poll its live part, unchanged a 304 (no swap under a finger)."""
     seat = my_seat(request, game)
+    if seat is not None:  # its polls say this phone is still at the table
+        seats.heard_from(seat.pk)
     etag = f'"sheet.{live_etag(game.pk, game.revision, game.activity)}.{seat.position if seat else "-"}"'
     if request.htmx and request.headers.get("If-None-Match") == etag:
         return HttpResponseNotModified()
@@ -387,6 +389,8 @@ def _watch_context(request: HtmxHttpRequest, game: Game) -> dict[str, object]:
 
 
 def _live_etag(request: HtmxHttpRequest, token: str) -> str | None:
+    if here := request.GET.get("here", ""):  # the poll of a seat's phone: it is still at the table
+        seats.heard(here)
     row = live_version.current(token)
     return None if row is None else live_etag(*row, log_from=wanted_log(request))
 
@@ -404,6 +408,9 @@ def live(request: HtmxHttpRequest, token: str) -> HttpResponse:
         if not member and not has_joined(request, game):
             raise Http404  # a phone that left the table (new code): nothing to swap in
         template, context = "scoring/game.html#game", game_context(request, game, member=member)
+        if request.GET.get("here") and context["me"] is None and game.is_playing:
+            # This phone's seat was taken (another phone, the owner): the whole page says so, its header too.
+            return HttpResponseClientRefresh()
     else:
         game = _watched(request, token)
         template, context = "scoring/watch.html#live", _watch_context(request, game)

@@ -1,8 +1,10 @@
-"""Who this phone is at the table: claim a seat, leave it, or (the group's owner) free a lost phone's."""
+"""Who this phone is at the table: claim a seat, leave it, move it to another phone with a code, or (the group's
+owner) free a lost phone's."""
 
 from __future__ import annotations
 
 from django.contrib import messages
+from django.db.models import Prefetch, prefetch_related_objects
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
@@ -11,21 +13,40 @@ from rules import EventType, RecordError
 from scoring import states
 from scoring.access import game_for_player
 from scoring.http import HtmxHttpRequest, posted_whole
-from scoring.models import Game
-from scoring.phones import my_seat, phone_id
-from scoring.seats import SeatRefused, claim, free, leave
+from scoring.models import Game, Seat
+from scoring.phones import known_phone, my_seat, phone_id
+from scoring.rate_limits import over_limit, too_many
+from scoring.seats import (
+    GONE_AFTER,
+    MOVE_CODE_FOR,
+    SeatRefused,
+    claim,
+    claim_by_code,
+    claimable,
+    free,
+    leave,
+    move_code,
+    moved_away,
+    others_account,
+)
 
 
 @require_http_methods(["GET", "POST"])
 def seats(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
-    """The game's seats and who holds them; a POST claims one (``claim``), leaves this phone's
-    (``leave``) or frees one (``free``, the group's owner only)."""
+    """The game's seats and who holds them; a POST claims one (``claim``), takes one with the code its phone
+    showed (``code``), shows a code that moves this phone's seat (``move``), leaves this phone's (``leave``) or
+    frees one (``free``, the group's owner only)."""
     game = game_for_player(request, game_id)
     owner = game.group.owner_id == request.user.pk
-    status = 200
+    status, moving = 200, None
     if request.method == "POST":
         phone = phone_id(request)
         try:
+            if "code" in request.POST:  # the seat moves here from the phone that showed the code
+                if over_limit(request, "join"):
+                    return too_many(request)
+                claim_by_code(game, request.POST["code"], phone, request.user)
+                return redirect("game", game_id=game.pk)
             if "claim" in request.POST:
                 seat = claim(game, posted_whole(request.POST["claim"]), phone, request.user)
                 if not game.is_okanagan and game.is_playing and not seat.line_done:
@@ -33,18 +54,39 @@ def seats(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
                 if _cards_first(game, seat.name):
                     return redirect("event_new", game_id=game.pk, kind=EventType.OBJECTIVES)
                 return redirect("game", game_id=game.pk)
-            if "leave" in request.POST:
+            if "move" in request.POST:
+                moving = move_code(game, phone)
+            elif "leave" in request.POST:
                 leave(game, phone)
             elif "free" in request.POST and owner:
                 free(game, posted_whole(request.POST["free"]))
         except SeatRefused as error:
             messages.error(request, str(error))
             status = 409
+    prefetch_related_objects([game], Prefetch("seats", queryset=Seat.objects.select_related("profile")))
     mine = my_seat(request, game)
+    phone = known_phone(request)
     rows = [
-        {"seat": seat, "mine": seat == mine, "held": bool(seat.phone) and seat != mine} for seat in game.seats.all()
+        {
+            "seat": seat,
+            "mine": seat == mine,
+            "held": bool(seat.phone) and seat != mine,
+            "claimable": claimable(seat, phone, request.user),
+            "members": others_account(seat, request.user),
+        }
+        for seat in game.seats.all()
     ]
-    context = {"game": game, "rows": rows, "me": mine, "owner": owner, "can_enter": game.is_playing}
+    context = {
+        "game": game,
+        "rows": rows,
+        "me": mine,
+        "owner": owner,
+        "can_enter": game.is_playing,
+        "moving": moving,
+        "code_minutes": int(MOVE_CODE_FOR.total_seconds() // 60),
+        "gone_minutes": int(GONE_AFTER.total_seconds() // 60),
+        "moved": moved_away(game, phone),
+    }
     return render(request, "scoring/seats.html", context, status=status)
 
 
