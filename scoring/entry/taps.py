@@ -96,8 +96,8 @@ def _apply_op(screen: Screen, op: str, form: dict[str, str]) -> None:
             event.setdefault("buildings", {})
         case "set", ["closed_by" | "player" as key, value]:
             player = _player(screen, value)
-            if key == "player" and draft.kind == EventType.OBJECTIVES and event.get("player") != player:
-                _forget_cards(draft)  # cards entered for another player start empty: never the last one's
+            if key == "player" and event.get("player") != player:
+                _forget_player_s_own(draft)  # another player's entry starts from theirs, never the last one's
             event[key] = player
         case "set", ["lone_choice", value]:
             event["lone_choice"] = _choice(value, LoneChoice)
@@ -163,12 +163,17 @@ def _reopen(draft: Draft, stage: str) -> None:
     draft.partial, draft.chosen = {}, []
 
 
-def _forget_cards(draft: Draft) -> None:
-    """The objective cards of the draft's player so far are dropped, and their stage is to do again: another
-    player's cards are theirs to enter, and a phone never shows its holder's secret cards as someone else's."""
-    draft.event.pop("cards", None)
+def _forget_player_s_own(draft: Draft) -> None:
+    """What the draft holds of its player is dropped, and its stage is to do again: another player's objective
+    cards are theirs to enter (a phone never shows its holder's secret cards as someone else's), and another
+    player's final count starts from what the game gave them, not from the last player's counts."""
+    stage = {EventType.OBJECTIVES: "cards", EventType.HOLDINGS: "count"}.get(draft.kind)
+    if stage is None:  # a correction's changes are the changes the person means, whoever they are for
+        return
+    for key in STAGE_FIELDS[stage]:
+        draft.event.pop(key, None)
     draft.partial = {}
-    draft.done = [name for name in draft.done if name != "cards"]
+    draft.done = [name for name in draft.done if name != stage]
 
 
 def _mark_done(screen: Screen, stage: str, form: dict[str, str]) -> None:

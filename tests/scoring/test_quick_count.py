@@ -70,6 +70,23 @@ def test_a_count_for_another_player_starts_from_their_holdings(guest_client: Cli
     }
 
 
+def test_a_count_changed_to_another_player_starts_from_their_holdings_not_the_last_one_s(
+    guest_client: Client, game: Game
+) -> None:
+    change_log(game, game.revision, lambda events: [FOREST])
+    entry = count(guest_client, game).tap(f"set:player:{YELLOW}").tap("add:nuggets:1")
+    entry.tap("reopen:player").tap(f"set:player:{WHITE}")
+    assert entry.stage == "count"
+    assert entry.draft["event"] == {
+        "type": "holdings",
+        "player": "White",
+        "rewards": {"green-square": 3, "green-circle": 1},
+        "nuggets": 0,
+    }
+    entry.tap("reopen:player").tap(f"set:player:{WHITE}")  # the same player again: the counts are kept
+    assert entry.draft["event"]["rewards"] == {"green-square": 3, "green-circle": 1}
+
+
 def test_a_count_beyond_the_supply_is_refused_at_the_tap(member_client: Client, game: Game) -> None:
     change_log(
         game, game.revision, lambda events: [{"type": "holdings", "player": "Red", "rewards": {}, "nuggets": 15}]
