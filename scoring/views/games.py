@@ -125,7 +125,11 @@ def game_detail(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     template = "scoring/game.html#game" if request.htmx else "scoring/game.html"
     context = game_context(request, game, member=member)
     context["saved"] = just_saved(context, request.GET.get("saved", ""))
-    return render(request, template, context)
+    response = render(request, template, context)
+    # Back from an entry asks the server again: a copy kept by the browser would show the game as it was (its
+    # round, a Saved card since followed by other events) until the next poll (static/js/table.js, pageshow).
+    response["Cache-Control"] = "no-store"
+    return response
 
 
 def _sheet_table(request: HtmxHttpRequest, game: Game) -> HttpResponse:
