@@ -60,7 +60,7 @@ BROKEN_WORDS = """() => {
       let at = first; // the word's last letter on its first line
       while (at < last && Math.abs(lineOf(node, at + 1) - start) < apart) at += 1;
       const before = word[at - first], after = word[at - first + 1];
-      if (/[-‐–—\\/·]/.test(before) || /[([{]/.test(after)) continue; // a break between two words
+      if (/[-‐–—\\/·)\\]}]/.test(before) || /[([{]/.test(after)) continue; // a break between two words
       broken.push(`${word.slice(0, at - first + 1)}/${word.slice(at - first + 1)} (${parent.tagName.toLowerCase()})`);
     }
   }
@@ -148,6 +148,11 @@ def test_no_word_is_cut_on_the_table_s_pages(live_server: Any, busy_group: Any, 
         "end": f"/games/{playing.pk}/finish/",
         "sheet-line": f"/games/{sheet.pk}/sheet/1/",
         "calculators": "/calculators/",
+        "influence-calculator": "/calculators/influence/",
+        "nuggets-calculator": "/calculators/nuggets/",
+        "rules": "/rules/",
+        "player": f"/groups/{group.pk}/players/{group.profiles.get(name='Ann').pk}/",
+        "spectators": f"/watch/{playing.spectator_token}/",
     } | {f"sheet-{game.kind}": f"/games/{game.pk}/" for game in sheets}
     for name, url in pages.items():
         page.goto(live_server.url + url)
