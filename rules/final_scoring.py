@@ -71,8 +71,12 @@ def nugget_points(nuggets: Mapping[str, int], ladder: NuggetLadder) -> tuple[dic
             steps.append(
                 Step(
                     "okanagan.nuggets.fewest_zero",
-                    _("{players}, with the fewest nuggets ({count}), score 0 (game option)."),
-                    {"players": Players(group), "count": count},
+                    ngettext_lazy(
+                        "{players}, with the fewest nuggets ({count}), scores 0 (game option).",
+                        "{players}, with the fewest nuggets ({count}), score 0 (game option).",
+                        "fewest",
+                    ),
+                    {"players": Players(group), "count": count, "fewest": len(group)},
                 )
             )
         elif len(group) > 1:

@@ -18,6 +18,7 @@ from rules import (
     TieOrder,
     full_set_card,
 )
+from rules.components import whole_game_buildings
 
 from .draft import Draft
 from .stages import MAX_CHIP, SCREENS, STAGES
@@ -103,16 +104,27 @@ class Screen:
         """The counts a reward icon's chips offer (more: its + button)."""
         return range(1, MAX_CHIP + 1)
 
+    def most_buildings(self, player: str, building: Building) -> int:
+        """The most a cell of the buildings grid counts to before a tap takes it back to none: what a player has
+        in a whole game, or what their buildings of that type can still count in after the earlier territories."""
+        most = whole_game_buildings(len(self.players))[building]
+        room = self.room.get(player, {}).get(building, most)
+        return min(most, room) if room else most
+
     @property
-    def building_rows(self) -> list[tuple[int, str, list[tuple[Building, int]], int]]:
-        """The buildings grid: for each player, their seat, name, count of each building type, influence."""
+    def building_rows(self) -> list[tuple[int, str, list[tuple[Building, int, int]], int]]:
+        """The buildings grid: for each player, their seat, name, count and most (:meth:`most_buildings`) of
+        each building type, influence."""
         buildings = self.event.get("buildings", {})
         influence = self.report.influence if self.report else {}
         return [
             (
                 seat,
                 player,
-                [(kind, buildings.get(player, {}).get(kind.value, 0)) for kind in Building],
+                [
+                    (kind, buildings.get(player, {}).get(kind.value, 0), self.most_buildings(player, kind))
+                    for kind in Building
+                ],
                 influence.get(player, 0),
             )
             for seat, player in enumerate(self.players)

@@ -27,7 +27,7 @@ from rules import (
     on_one_card,
     parse_special_action,
 )
-from rules.components import MAX_OBJECTIVE_CARDS, whole_game_buildings
+from rules.components import MAX_OBJECTIVE_CARDS
 from scoring.http import posted_whole
 from scoring.wording import say
 
@@ -230,10 +230,7 @@ def _cycle_building(screen: Screen, player: str, building: Building) -> None:
     all, the tap is refused with the reason)."""
     counts = screen.event.setdefault("buildings", {}).setdefault(player, {})
     count = counts.get(building.value, 0)
-    most = whole_game_buildings(len(screen.players))[building]
-    room = screen.room.get(player, {}).get(building, most)
-    if room:
-        most = min(most, room)
+    most = screen.most_buildings(player, building)
     _add(counts, building.value, (count + 1) % (most + 1) - count, signed=False)
     if not counts:
         del screen.event["buildings"][player]

@@ -57,9 +57,10 @@ from scoring.wording import error_text
 
 @require_http_methods(["GET", "POST"])
 def game_new(request: HtmxHttpRequest, group_id: int) -> HttpResponse:
-    """Choose the players in seat order and the options; the last game's players are proposed."""
+    """Choose the players in seat order and the options; the last Okanagan game's players are proposed (the
+    last game of any kind only when the group has none: a Cooper Island table is not the Okanagan one)."""
     group = member_group(request, group_id)
-    last = group.games.first()
+    last = group.games.filter(kind=Game.Kind.OKANAGAN).first() or group.games.first()
     own = group.profiles.filter(user=request.user.pk).values_list("name", flat=True).first()
     names = last.players_now() if last else (own,) if own else ()
     initial = {f"seat_{n}": name for n, name in enumerate(names, start=1)}
@@ -124,7 +125,11 @@ def game_detail(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     template = "scoring/game.html#game" if request.htmx else "scoring/game.html"
     context = game_context(request, game, member=member)
     context["saved"] = just_saved(context, request.GET.get("saved", ""))
-    return render(request, template, context)
+    response = render(request, template, context)
+    # Back from an entry asks the server again: a copy kept by the browser would show the game as it was (its
+    # round, a Saved card since followed by other events) until the next poll (static/js/table.js, pageshow).
+    response["Cache-Control"] = "no-store"
+    return response
 
 
 def _sheet_table(request: HtmxHttpRequest, game: Game) -> HttpResponse:

@@ -2,9 +2,10 @@
 // <button name="op"> per tap) waits in a queue on the phone and reaches the server in order, one at a time,
 // each sent with the form as the previous answer left it (every answer carries the new draft). The phone
 // shows a tap at once: a button with data-shows="<id of an output>" data-value="<text>" puts its text in
-// that output; any other tapped button is marked as waiting. A line above the entry says how many taps
-// wait, and when the phone is offline. The queue is kept in sessionStorage under the page's URL and its
-// draft, so a reload or a followed link loses nothing: back on the page, the taps are sent.
+// that output, a cell of the buildings grid (data-most) shows its next count; any other tapped button is
+// marked as waiting. A line above the entry says how many taps wait, and when the phone is offline. The queue
+// is kept in sessionStorage under the page's URL and its draft, so a reload or a followed link loses nothing:
+// back on the page, the taps are sent.
 //
 // The server decides everything: what the phone shows in the meantime is replaced by each answer. Without
 // JavaScript (or htmx) the entry is a plain form, one page per tap.
@@ -98,7 +99,7 @@
   function show() {
     const form = wizard();
     if (!form) return;
-    for (const output of document.querySelectorAll("output[data-server]")) {
+    for (const output of document.querySelectorAll("output[data-server], button[data-server]")) {
       output.textContent = output.dataset.server;
       output.classList.remove("pending");
       delete output.dataset.server;
@@ -116,6 +117,12 @@
         output.textContent = stepped(output.textContent, output.dataset.server, button.dataset.value);
         output.classList.add("pending");
       } else {
+        if (button.dataset.most !== undefined) {
+          // A cell of the buildings grid shows its own count: one more a tap, back to none ("·") past its most.
+          button.dataset.server ??= button.textContent;
+          const next = ((Number(button.textContent) || 0) + 1) % (Number(button.dataset.most) + 1);
+          button.textContent = next ? String(next) : "·";
+        }
         button.classList.add("pending");
         button.setAttribute("aria-busy", "true");
       }

@@ -112,6 +112,11 @@ document.addEventListener("visibilitychange", () => {
   const live = document.querySelector(LIVE);
   if (!document.hidden && live && window.htmx) window.htmx.trigger(live, "refresh");
 });
+// Back (or Forward) to a live page the browser kept whole (its back-forward cache): the page is as it was when
+// left, Saved card and all, so it is asked for again at once rather than corrected part by part by the next poll.
+window.addEventListener("pageshow", (event) => {
+  if (event.persisted && document.querySelector(LIVE)) location.reload();
+});
 
 // A poll that fails (offline, the server out of reach) leaves the live part as it was: the line above it
 // (#stale) says since when it was not updated, in the page's language, until a poll answers again.

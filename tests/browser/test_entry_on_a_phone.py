@@ -177,3 +177,31 @@ def test_the_closer_taps_the_tied_players_in_order_and_may_start_again(live_serv
     tie(phone, "Theo")
     tie(phone, "Maya")  # Ines, the last, goes by itself
     expect(phone.locator(".summary[data-stage=order]")).to_contain_text("Theo > Maya > Ines")
+
+
+def test_the_two_grids_of_card_icons_are_told_apart_at_a_glance(live_server: Any, phone: Any) -> None:
+    """A card of one icon and a set card show the same twelve icons: each grid is in a box of its own, labelled,
+    one of card-shaped buttons, the other (the card being made, dashed) of round ones."""
+    game = a_table(phone, live_server.url, "maya", ("White", "Red"))
+    phone.goto(f"{live_server.url}/games/{game.pk}/events/new/objectives/")
+    phone.locator('#wizard button[value="set:player:0"]').click()
+    one = phone.get_by_role("group", name="A card with one icon (3 VP per token): tap it.")
+    sets = phone.get_by_role("group", name=re.compile(r"^A set card \(5 or 7 VP\): tap its icons\."))
+    expect(one.get_by_role("button")).to_have_count(12)
+    expect(sets.get_by_role("button")).to_have_count(12)
+
+    def look(grid: Any) -> dict[str, str]:
+        return grid.evaluate(
+            """grid => ({box: getComputedStyle(grid.parentElement).borderStyle,
+                        button: getComputedStyle(grid.querySelector('button')).borderRadius,
+                        wide: String(grid.querySelector('button').getBoundingClientRect().width),
+                        high: String(grid.querySelector('button').getBoundingClientRect().height)})"""
+        )
+
+    card, icon = look(one), look(sets)
+    assert (card["box"], icon["box"]) == ("solid", "dashed")
+    assert icon["button"] == "50%" and card["button"] != "50%"
+    assert float(card["high"]) > float(card["wide"])  # a card stands upright
+    boxes = [phone.locator(".card-pick.specific"), phone.locator(".card-pick.set")]
+    first, second = (box.bounding_box() for box in boxes)
+    assert first["y"] + first["height"] < second["y"]  # apart, one below the other

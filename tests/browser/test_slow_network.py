@@ -17,7 +17,7 @@ from scoring.log import stored_events
 from scoring.models import Draft, Game
 
 from .test_accessibility import overflow, serious
-from .test_play_on_a_phone import a_table, saved, tap
+from .test_play_on_a_phone import a_table, saved, score_a_territory, tap
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -192,3 +192,30 @@ def test_a_tap_made_after_the_tap_that_saves_is_named_as_not_taken(live_server: 
     assert stored_events(game)[-1] == {"type": "adjust", "player": "White", "rewards": {"green-circle": 1}}
     phone.reload()  # said once
     expect(phone.locator("#saved #dropped")).to_be_hidden()
+
+
+def test_a_building_cell_tapped_offline_shows_the_count_it_will_have(live_server: Any, phone: Any) -> None:
+    """A cell of the buildings grid counts one more a tap and goes back to none past what a player has (3 farms
+    in a 2-player game): offline, each tap shows that count at once, marked as waiting, and the server agrees."""
+    game = a_table(phone, live_server.url, "maya", PLAYERS)
+    phone.goto(f"{live_server.url}/games/{game.pk}/")
+    score_a_territory(phone, "Forest")
+    farm = phone.get_by_role("button", name=re.compile(r"^White, Farm: \d+$"))
+    expect(farm).to_have_text("·")
+    phone.context.set_offline(True)
+    farm.click()
+    expect(farm).to_have_text("1")
+    expect(farm).to_have_attribute("aria-busy", "true")
+    farm.click()
+    expect(farm).to_have_text("2")
+    farm.click()
+    expect(farm).to_have_text("3")
+    farm.click()
+    expect(farm).to_have_text("·")  # a fourth farm: back to none, as the server will count it
+    farm.click()
+    expect(farm).to_have_text("1")
+    expect(phone.get_by_role("status").filter(has_text="Offline")).to_contain_text("Taps waiting: 5")
+    phone.context.set_offline(False)
+    nothing_waits(phone)
+    expect(phone.get_by_role("button", name="White, Farm: 1", exact=True)).to_have_text("1")
+    assert kept(game)["buildings"] == {"White": {"farm": 1}}

@@ -14,6 +14,8 @@ from playwright.sync_api import expect
 
 from scoring.log import change_log
 from scoring.models import Game
+from tests.conftest import CHROMIUM, CHROMIUM_FLAGS
+from tests.scoring.test_game_pages import FOREST
 
 from .test_play_on_a_phone import a_table, cell, chip, csp_violations, fits, saved, score_a_territory, tap
 
@@ -235,3 +237,34 @@ def test_a_changed_poll_swaps_in_only_what_changed_and_what_was_opened_stays_ope
     expect(phone.locator("details#event-1")).not_to_have_attribute("open", "")
     assert not refused, refused
     theo.context.close()
+
+
+@pytest.fixture
+def phone_that_keeps_pages(browser: Any) -> Any:
+    """A phone whose browser keeps the pages it leaves, whole, for Back (its back-forward cache, as a phone's
+    browser does; Playwright turns it off by default)."""
+    keeping = browser.browser_type.launch(
+        executable_path=CHROMIUM, args=CHROMIUM_FLAGS, ignore_default_args=["--disable-back-forward-cache"]
+    )
+    context = keeping.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    yield context.new_page()
+    keeping.close()
+
+
+def test_back_from_an_entry_shows_the_game_as_it_is_now_not_as_it_was(
+    live_server: Any, phone_that_keeps_pages: Any
+) -> None:
+    """Another phone saved while this one was entering: Back shows the game as the server has it now, the page
+    itself, not the one the browser kept (as it was when left, Saved card and all) patched by its next poll."""
+    phone = phone_that_keeps_pages
+    game = a_table(phone, live_server.url, "maya", ("White", "Red", "Yellow"))
+    phone.goto(f"{live_server.url}/games/{game.pk}/")
+    log = phone.locator("#game details.card summary")
+    expect(log).to_have_count(0)
+    phone.evaluate("window.keptWhole = true")  # gone from any page the server sends again
+    score_a_territory(phone, "Mountain")
+    change_log(game, game.revision, lambda events: [FOREST])  # saved on another phone meanwhile
+    phone.go_back(wait_until="commit")  # a page restored whole fires no "load"
+    phone.wait_for_function("() => document.querySelector('#live-poll') && window.keptWhole === undefined")
+    expect(phone).to_have_url(f"{live_server.url}/games/{game.pk}/")
+    expect(log.filter(has_text="Event 0: forest closed by Red")).to_be_visible()

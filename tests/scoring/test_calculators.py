@@ -14,7 +14,7 @@ pytestmark = pytest.mark.django_db
 EXPECTED = {
     "influence": "The special action goes to whichever of Red and Yellow Red puts last.",
     "collection": "Red takes nothing: the territory is empty.",
-    "nuggets": "Ben, with the fewest nuggets (1), score 0 (game option).",
+    "nuggets": "Ben, with the fewest nuggets (1), scores 0 (game option).",
     "sets": "These tokens: 2 Explorer sets × 4 = 8 VP.",
     "okanagan-tie": "Ann and Ben tie on 40 VP; Ben holds the most tokens (Ann 9 and Ben 11) and wins.",
     "small-islands-tie": "Ann and Ben are tied; next, who placed the last tile: Ann no and Ben yes.",

@@ -29,6 +29,12 @@ def test_the_game_page_shows_the_scoreboard_the_log_and_the_table_code(member_cl
     assert "okanagan.influence.tie" in page  # each step links to its rule
 
 
+def test_the_game_page_is_not_stored_by_the_browser_so_back_asks_for_it_again(
+    member_client: Client, game: Game
+) -> None:
+    assert member_client.get(f"/games/{game.pk}/")["Cache-Control"] == "no-store"
+
+
 def test_the_qr_code_is_an_svg_of_the_join_link(member_client: Client, game: Game) -> None:
     response = member_client.get(f"/games/{game.pk}/qr.svg")
     assert response["Content-Type"] == "image/svg+xml"

@@ -33,6 +33,17 @@ def test_the_engine_s_sentences_take_the_singular_for_one_in_french_and_italian(
     assert "Ann è in posizione 1 con 1 pepita: 10 PV." in italian
 
 
+def test_the_fewest_nuggets_option_says_scores_for_one_player_and_score_for_several() -> None:
+    one = record({"type": "adjust", "player": "Ann", "nuggets": 2}, {"type": "adjust", "player": "Ben", "nuggets": 1},
+                 nugget_ladder="fewest_zero")  # fmt: skip
+    two = record({"type": "adjust", "player": "Ann", "nuggets": 2}, nugget_ladder="fewest_zero")  # Ben and Cy: 0
+    assert "Cy, with the fewest nuggets (0), scores 0 (game option)." in steps_in("en", one)
+    assert "Ben and Cy, with the fewest nuggets (0), score 0 (game option)." in steps_in("en", two)
+    assert "Cy, avec le moins de pépites (0), marque 0 (option de partie)." in steps_in("fr", one)
+    assert "Ben et Cy, avec le moins de pépites (0), marquent 0 (option de partie)." in steps_in("fr", two)
+    assert "Cy, con meno pepite (0), prende 0 (opzione di partita)." in steps_in("it", one)
+
+
 def test_a_cooper_island_sheet_says_one_anchor_and_several_anchors(group: Group) -> None:
     sheet = {
         "format": "cooper-island-sheet/1",

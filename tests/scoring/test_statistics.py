@@ -159,6 +159,18 @@ def test_a_new_game_proposes_the_last_games_players_by_their_names_now(
     assert 'value="Rhoda"' in cooper and 'value="Red"' not in cooper
 
 
+def test_a_new_okanagan_game_proposes_the_last_okanagan_games_players_not_a_later_sheets(
+    member_client: Client, group: Group, game: Game
+) -> None:
+    """A Cooper Island played after the Okanagan game (other players, fewer seats) does not set the Okanagan table."""
+    finished_forest(game)  # White, Red, Yellow
+    cooper(group, ("Ann", 50, 0), ("Ben", 40, 0))
+    okanagan = member_client.get(f"/groups/{group.pk}/games/new/").content.decode()
+    assert re.findall(r'name="seat_\d" value="([^"]*)"', okanagan) == ["White", "Red", "Yellow"]
+    cooper_island = member_client.get(f"/groups/{group.pk}/sheets/new/cooper_island/").content.decode()
+    assert re.findall(r'name="name_\d" value="([^"]*)"', cooper_island) == ["Ann", "Ben"]
+
+
 def test_every_count_comes_from_one_module(group: Group, game: Game) -> None:
     finished_forest(game)
     cooper(group, ("Red", 50, 0), ("White", 40, 0))
