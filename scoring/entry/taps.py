@@ -167,7 +167,8 @@ def _forget_player_s_own(draft: Draft) -> None:
     """What the draft holds of its player is dropped, and its stage is to do again: another player's objective
     cards are theirs to enter (a phone never shows its holder's secret cards as someone else's), and another
     player's final count starts from what the game gave them, not from the last player's counts."""
-    stage = {EventType.OBJECTIVES: "cards", EventType.HOLDINGS: "count"}.get(draft.kind)
+    own: dict[str, str] = {EventType.OBJECTIVES: "cards", EventType.HOLDINGS: "count"}
+    stage = own.get(draft.kind)
     if stage is None:  # a correction's changes are the changes the person means, whoever they are for
         return
     for key in STAGE_FIELDS[stage]:
