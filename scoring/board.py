@@ -188,6 +188,12 @@ def game_context(request: HttpRequest, game: Game, *, member: bool, spectator: b
         "entering": drafts.entering(game, "" if spectator else known_phone(request)) if game.is_playing else [],
         "final": None if game.is_playing else final_context(result),
     }
+    # What this phone has just saved (?saved=N, from its entry's redirect), while it is the log's last event and
+    # the game is on; its polls ask for it too, so that the card goes once the game ends or the log goes on.
+    saved = just_saved(context, request.GET.get("saved", "")) if game.is_playing and not spectator else None
+    if saved is not None:
+        context["live_url"] = f"{context['live_url']}&saved={saved.index}"
+    context["saved"] = saved
     context |= result_links(request, game)
     if not spectator:
         context["join_url"] = request.build_absolute_uri(reverse("join_code", args=[game.table_code]))

@@ -29,6 +29,7 @@ from rules import EventType, Territory
 from . import live_version
 from .entry import BadOp
 from .entry import Draft as EventDraft
+from .locking import lock_game
 from .models import Draft, Game
 from .wording import ENTERING, SCORING
 
@@ -122,16 +123,21 @@ def store(
     game: Game, phone: str, by: str, draft: EventDraft, editing: int | None, revision: int, before: Draft | None
 ) -> Draft:
     """Keep ``draft`` as this phone's entry at ``game`` (replacing any other entry of the phone), checked
-    against the log at ``revision``; ``before`` is the phone's draft as loaded, to tell what others see."""
-    stored, _created = Draft.objects.update_or_create(
-        game=game,
-        phone=phone,
-        defaults={"by": by, "kind": draft.kind, "editing": editing, "data": draft.to_data(), "revision": revision},
-    )
-    if before is None:
-        Draft.objects.filter(game=game, updated__lt=timezone.now() - KEPT_FOR).delete()
-    if before is None or _seen(before) != _seen(stored):
-        _count_activity(game)
+    against the log at ``revision``; ``before`` is the phone's draft as loaded, to tell what others see.
+
+    Raises :class:`scoring.locking.GameGone` if the game was deleted meanwhile: nothing is stored.
+    """
+    with transaction.atomic():
+        lock_game(game)
+        stored, _created = Draft.objects.update_or_create(
+            game=game,
+            phone=phone,
+            defaults={"by": by, "kind": draft.kind, "editing": editing, "data": draft.to_data(), "revision": revision},
+        )
+        if before is None:
+            Draft.objects.filter(game=game, updated__lt=timezone.now() - KEPT_FOR).delete()
+        if before is None or _seen(before) != _seen(stored):
+            _count_activity(game)
     return stored
 
 
@@ -152,9 +158,11 @@ def discard_all(game: Game) -> None:
 def take(game: Game, draft_id: int, phone: str, by: str) -> Draft:
     """Move draft ``draft_id`` to this phone ("Continue here"); the phone's own draft, if any, gives way.
 
-    Raises ``Draft.DoesNotExist`` if it was saved, cancelled or left too long, :class:`Refused` if it is secret.
+    Raises ``Draft.DoesNotExist`` if it was saved, cancelled or left too long, :class:`Refused` if it is secret,
+    :class:`scoring.locking.GameGone` if the game was deleted.
     """
     with transaction.atomic():
+        lock_game(game)
         stored = _kept(game).select_for_update().get(pk=draft_id)
         if stored.phone == phone:
             return stored

@@ -30,7 +30,7 @@ from rules.explanation import Message
 from scoring import drafts, states
 from scoring.access import game_for_player, okanagan_game
 from scoring.entry import EVENT_KINDS, PROMO_KINDS, BadOp, Draft, Screen, analyse, count_from_holdings, tap
-from scoring.http import HtmxHttpRequest, go, posted_whole, to_saved
+from scoring.http import HtmxHttpRequest, game_over, go, posted_whole, to_saved
 from scoring.log import Events, StaleGame, append_event, change_log
 from scoring.models import Draft as StoredDraft
 from scoring.models import Game
@@ -53,7 +53,9 @@ class EventChanged(Exception):
 def event_new(request: HtmxHttpRequest, game_id: int, kind: str) -> HttpResponse:
     """A new event of ``kind`` at the end of the log."""
     game = okanagan_game(game_for_player(request, game_id))
-    if kind not in EVENT_KINDS or (kind in PROMO_KINDS and not game.promos) or not game.is_playing:
+    if not game.is_playing:
+        return game_over(request, game.pk)
+    if kind not in EVENT_KINDS or (kind in PROMO_KINDS and not game.promos):
         raise Http404
     me = my_seat(request, game)
     return _entry(request, game, _start(game, kind, me.name if me else "", request.GET.get("territory", "")), None)
@@ -85,9 +87,12 @@ def _start(game: Game, kind: str, me: str, territory: str) -> Draft:
 def event_edit(request: HtmxHttpRequest, game_id: int, index: int) -> HttpResponse:
     """Change event ``index``; saved only if it and every later event stay legal."""
     game = okanagan_game(game_for_player(request, game_id))
+    if not game.is_playing:
+        return game_over(request, game.pk)
     row = game.events.filter(index=index).only("data").first()
-    if not game.is_playing or row is None:
-        raise Http404
+    if row is None:  # undone or deleted on a phone since this link was shown
+        messages.info(request, _("Event %(index)d is no longer in the log: here is the game.") % {"index": index})
+        return _to_game(request, game)
     event = row.data
     me = my_seat(request, game)
     if event["type"] == EventType.OBJECTIVES and (me is None or me.name != event["player"]):
@@ -247,7 +252,9 @@ def _save(
             saved = index if editing is None else editing
             return to_saved(request, game.pk, saved)
         except StaleGame:
-            game.refresh_from_db()
+            game.refresh_from_db()  # Game.DoesNotExist if it was deleted: scoring.gone says so
+            if not game.is_playing:
+                return game_over(request, game.pk)
             state, index = _state_before(game, editing)
             screen = analyse(screen.draft, state, index)
         except EventChanged as changed:
