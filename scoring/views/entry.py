@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from django.contrib import messages
@@ -27,7 +28,7 @@ from rules import (
 )
 from rules.components import MAX_OBJECTIVE_CARDS
 from rules.explanation import Message
-from scoring import drafts, states
+from scoring import drafts, states, twins
 from scoring.access import game_for_player, okanagan_game
 from scoring.entry import EVENT_KINDS, PROMO_KINDS, BadOp, Draft, Screen, analyse, count_from_holdings, tap
 from scoring.http import HtmxHttpRequest, game_over, go, posted_whole, to_saved
@@ -138,26 +139,24 @@ def _entry(request: HtmxHttpRequest, game: Game, start: Draft, editing: int | No
         saving = _completes(screen, op, editing)
     else:
         saving = op == "save" and not stale
-    twin = saving and not screen.error and editing is None and seen != game.revision
-    if twin and _twin_saved(game, screen.event):
-        screen.error = _(
-            "Another phone has just saved the same event (see the game's log). If this is a second one, save "
-            "again; if not, cancel this entry."
-        )
-    elif saving:
+    twin: int | None = None
+    if saving:
         if screen.stage != "confirm":  # "Save" on the last step is that step done, then saved
             screen = tap(screen, f"done:{screen.stage}", form, state, index)
-        saved = _save(request, game, screen, editing, mine, index)
+        saved = _save(request, game, screen, editing, mine, index, posted_whole(request.POST.get("twin", "")))
         if isinstance(saved, HttpResponse):
             return saved
-        screen, changed = saved, saved.repaired
+        if isinstance(saved, TwinAsked):
+            screen, twin = saved.screen, saved.index
+        else:
+            screen, changed = saved, saved.repaired
     if request.method == "POST" and not damaged:
         by = seat.name if (seat := my_seat(request, game)) is not None else ""
         mine = drafts.store(game, phone_id(request), by, screen.draft, editing, game.revision, stored)
     if changed:
         notices.append(_("The game changed on another phone: check this step against the new state, then save."))
     screen.error = damaged or screen.error
-    return _page(request, game, screen, editing, mine, notices)
+    return _page(request, game, screen, editing, mine, notices, twin)
 
 
 def _completes(screen: Screen, op: str, editing: int | None) -> bool:
@@ -173,15 +172,13 @@ def _completes(screen: Screen, op: str, editing: int | None) -> bool:
     return screen.stage == "confirm" and screen.draft.kind != EventType.ROUND_END
 
 
-def _twin_saved(game: Game, event: dict[str, Any]) -> bool:
-    """Whether the log's last event, saved by another phone since this one looked, is the same event as
-    ``event`` (the same territory closed by the same player, or the same kind of event for the same
-    player): two phones entering one event at once must not count it twice."""
-    last = game.events.last()
-    if last is None or last.data.get("type") != event.get("type"):
-        return False
-    keys = ("territory", "closed_by") if event.get("type") == EventType.TERRITORY else ("player",)
-    return all(last.data.get(key) == event.get(key) for key in keys)
+@dataclass(frozen=True)
+class TwinAsked:
+    """A new event that repeats one saved a moment before (:mod:`scoring.twins`): the phone is asked first."""
+
+    screen: Screen
+    index: int
+    """The event it repeats: a save that posts it back (``twin``) was asked, and counts."""
 
 
 def _page(
@@ -191,8 +188,9 @@ def _page(
     editing: int | None,
     mine: StoredDraft | None,
     notices: list[str],
+    twin: int | None = None,
 ) -> HttpResponse:
-    """The entry page, or its wizard for htmx; 422 when it shows an error."""
+    """The entry page, or its wizard for htmx; 422 when it shows an error (or asks about a ``twin``)."""
     context = {
         "game": game,
         "me": my_seat(request, game),
@@ -204,6 +202,7 @@ def _page(
         "editing": editing,
         "draft_id": "" if mine is None else mine.pk,
         "notices": notices,
+        "twin": twin,
         "territories": list(Territory),
         "buildings": list(Building),
         "card_kinds": list(ObjectiveKind),
@@ -222,13 +221,21 @@ def _state_before(game: Game, editing: int | None) -> tuple[GameState, int]:
 
 
 def _save(
-    request: HtmxHttpRequest, game: Game, screen: Screen, editing: int | None, mine: StoredDraft | None, index: int
-) -> Screen | HttpResponse:
+    request: HtmxHttpRequest,
+    game: Game,
+    screen: Screen,
+    editing: int | None,
+    mine: StoredDraft | None,
+    index: int,
+    confirmed: int,
+) -> Screen | TwinAsked | HttpResponse:
     """Store the event and drop the draft, then go back to the game, which shows what was saved (or, when the
     event gave this phone's player new objective cards, to their cards); else the screen with the reason.
 
     The draft was checked against the game as it is now: if another phone saves first, it is checked again
-    and saved if it still holds, with no more taps.
+    and saved if it still holds, with no more taps. A new event that repeats one saved a moment before (two
+    phones entered it) is asked about first, once: it is saved when the phone posts back the event it repeats
+    (``confirmed``). The check reads the log at the revision the save claims, so no save slips in between.
     """
     by = _entered_for(request, game, screen.event)
     mark = ((-1 if editing is None else editing), by) if by else None
@@ -236,6 +243,10 @@ def _save(
         if screen.stage != "confirm" or screen.error:
             screen.error = screen.error or _("Finish the steps above first.")
             return screen
+        twin = twins.twin_of(game, screen.event) if editing is None else None
+        if twin is not None and twin.index != confirmed:
+            screen.error = twin.question
+            return TwinAsked(screen, twin.index)
         try:
             with transaction.atomic():
                 if editing is None:
