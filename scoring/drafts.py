@@ -23,6 +23,7 @@ from django.db.models import F, QuerySet
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from rules import EventType, Territory
 
@@ -31,11 +32,20 @@ from .entry import BadOp
 from .entry import Draft as EventDraft
 from .locking import lock_game
 from .models import Draft, Game
-from .wording import ENTERING, SCORING
+from .wording import ENTERING, SCORING, StrPromise
 
 KEPT_FOR = timedelta(hours=12)
 SECRET_KINDS = frozenset({EventType.OBJECTIVES})
 """Drafts no other phone may continue: objective cards are secret to their player."""
+
+
+ANOTHER: dict[Territory, StrPromise] = {
+    Territory.FOREST: gettext_lazy("Start another forest"),
+    Territory.LAKE: gettext_lazy("Start another lake"),
+    Territory.FIELD: gettext_lazy("Start another field"),
+    Territory.MOUNTAIN: gettext_lazy("Start another mountain"),
+}
+"""Asked before entering a territory that another phone is entering (:func:`rival`): not the same one."""
 
 
 class Refused(Exception):
@@ -59,6 +69,13 @@ class Entering:
     """Whether this phone may continue it ("Continue here")."""
     url: str
     """The entry page."""
+
+    @property
+    def another(self) -> str:
+        """The button that starts another entry of the same kind beside it: "Start another field"."""
+        if self.territory in Territory._value2member_map_:
+            return str(ANOTHER[Territory(self.territory)])
+        return _("Start another entry")
 
     @property
     def what(self) -> str:
@@ -182,19 +199,59 @@ def taken_by(game: Game, draft_id: int, phone: str) -> bool:
 
 def entering(game: Game, phone: str) -> list[Entering]:
     """The entries in progress at ``game``, in the order they started, as ``phone`` sees them."""
+    return [entry for entry, _stored in _entering(game, phone)]
+
+
+def _entering(game: Game, phone: str) -> list[tuple[Entering, Draft]]:
     return [
-        Entering(
-            id=stored.pk,
-            who=stored.by,
-            kind=stored.kind,
-            territory=_territory(stored),
-            editing=stored.editing,
-            is_mine=bool(phone) and stored.phone == phone,
-            can_take=stored.phone != phone and stored.kind not in SECRET_KINDS,
-            url=entry_url(stored),
+        (
+            Entering(
+                id=stored.pk,
+                who=stored.by,
+                kind=stored.kind,
+                territory=_territory(stored),
+                editing=stored.editing,
+                is_mine=bool(phone) and stored.phone == phone,
+                can_take=stored.phone != phone and stored.kind not in SECRET_KINDS,
+                url=entry_url(stored),
+            ),
+            stored,
         )
         for stored in _kept(game).order_by("pk")
     ]
+
+
+def rival(game: Game, phone: str, start: EventDraft) -> Entering | None:
+    """Another phone's entry of the same new event as ``start`` (the same territory, or the same promo tile or
+    correction for the same player), which this phone may continue: opening it asks first, rather than letting
+    two phones enter one territory. ``None`` when ``start`` names no territory or player yet."""
+    kind, event = start.kind, start.event
+    key = "territory" if kind == EventType.TERRITORY else "player"
+    subject = event.get(key)
+    if not subject or kind in SECRET_KINDS:
+        return None
+    return next(
+        (
+            entry
+            for entry, stored in _entering(game, phone)
+            if entry.can_take
+            and entry.kind == kind
+            and entry.editing is None
+            and isinstance(stored.data.get("event"), dict)
+            and stored.data["event"].get(key) == subject
+        ),
+        None,
+    )
+
+
+def busy(entering: list[Entering]) -> dict[str, str]:
+    """Who is entering each territory on another phone, by territory: what the bottom bar shows on its button
+    ("Lena…"); ``""``-named phones (nobody at the table) are "a phone"."""
+    return {
+        entry.territory: entry.who or _("a phone")
+        for entry in entering
+        if not entry.is_mine and entry.editing is None and entry.territory
+    }
 
 
 def entry_url(stored: Draft) -> str:

@@ -13,6 +13,7 @@ from django.db.models import prefetch_related_objects
 from django.http import Http404, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 from django.views.decorators.http import require_http_methods
@@ -59,7 +60,32 @@ def event_new(request: HtmxHttpRequest, game_id: int, kind: str) -> HttpResponse
     if kind not in EVENT_KINDS or (kind in PROMO_KINDS and not game.promos):
         raise Http404
     me = my_seat(request, game)
-    return _entry(request, game, _start(game, kind, me.name if me else "", request.GET.get("territory", "")), None)
+    start = _start(game, kind, me.name if me else "", request.GET.get("territory", ""))
+    if request.method == "GET" and "another" not in request.GET:
+        asked = _ask_first(request, game, start)
+        if asked is not None:
+            return asked
+    return _entry(request, game, start, None)
+
+
+def _ask_first(request: HtmxHttpRequest, game: Game, start: Draft) -> HttpResponse | None:
+    """When another phone is entering the same territory (or promo tile or correction for the same player) and
+    this phone has no entry of its own of that kind: ask whether to continue that entry here, or to start
+    another (``?another``); two phones entering one territory would count it twice."""
+    phone = known_phone(request)
+    if drafts.is_for(drafts.load(game, phone), start.kind, None):
+        return None  # this phone's own entry: it goes on
+    rival = drafts.rival(game, phone, start)
+    if rival is None:
+        return None
+    query = {"another": "1"} | ({"territory": rival.territory} if rival.territory else {})
+    context = {
+        "game": game,
+        "me": my_seat(request, game),
+        "rival": rival,
+        "another_url": f"{reverse('event_new', args=[game.pk, start.kind])}?{urlencode(query)}",
+    }
+    return render(request, "scoring/entering_ask.html", context)
 
 
 def _start(game: Game, kind: str, me: str, territory: str) -> Draft:
