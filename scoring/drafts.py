@@ -244,13 +244,11 @@ def rival(game: Game, phone: str, start: EventDraft) -> Entering | None:
     )
 
 
-def busy(entering: list[Entering]) -> dict[str, str]:
-    """Who is entering each territory on another phone, by territory: what the bottom bar shows on its button
-    ("Lena…"); ``""``-named phones (nobody at the table) are "a phone"."""
+def busy(entering: list[Entering]) -> dict[str, Entering]:
+    """The entry of each territory in progress on another phone, by territory: the bottom bar names who is
+    entering it on its button ("Lena…")."""
     return {
-        entry.territory: entry.who or _("a phone")
-        for entry in entering
-        if not entry.is_mine and entry.editing is None and entry.territory
+        entry.territory: entry for entry in entering if not entry.is_mine and entry.editing is None and entry.territory
     }
 
 

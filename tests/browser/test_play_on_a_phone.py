@@ -260,10 +260,10 @@ def test_a_whole_two_player_game_to_the_final_scores(live_server: Any, phone: An
     expect(phone.get_by_role("button", name="Remove Specific reward (3 VP each) green square")).to_be_visible()
     tap(phone, "Save these cards")  # fewer than 3 cards: saved by hand
     saved(phone, game_of(phone), 1, "objectives kept by Ann")
-    expect(phone.locator("#game").get_by_text("Event 1: objectives kept by Ann")).to_be_visible()
+    expect(phone.locator("#game").get_by_text("Event 1: objectives kept by Ann", exact=True)).to_be_visible()
 
     phone.get_by_role("button", name="End of round 1").click()  # one tap on the game page
-    expect(phone.locator("#game").get_by_text("Event 2: end of round 1")).to_be_visible()
+    expect(phone.locator("#game").get_by_text("Event 2: end of round 1", exact=True)).to_be_visible()
     expect(phone.get_by_role("button", name="End of round 1")).to_have_count(0)
 
     phone.get_by_role("link", name="End the game and score it").click()

@@ -23,7 +23,7 @@ def field_begun(client: Client, game: Game) -> Entry:
 
 def bottom_bar(client: Client, game: Game) -> str:
     page = client.get(f"/games/{game.pk}/").content.decode()
-    start = page.index('<div class="terr">')
+    start = page.index('<div class="terr">')  # to the end of the bar
     return page[start : page.index("</nav>", start)]
 
 
@@ -32,7 +32,9 @@ def test_the_bottom_bar_names_who_is_entering_a_territory_on_another_phone(
 ) -> None:
     field_begun(member_client, game)
     bar = bottom_bar(owner_client, game)
-    assert 'class="button terr-field terr-busy"' in bar and '<span class="terr-who">Red…</span>' in bar
+    assert 'class="button terr-field terr-busy" aria-describedby="busy-field"' in bar
+    assert '<span class="terr-who" aria-hidden="true">Red…</span>' in bar
+    assert '<span id="busy-field" hidden>Red is scoring a field…</span>' in bar  # what a screen reader says
     assert bar.count("terr-busy") == 1  # the other territories are free
     assert "terr-busy" not in bottom_bar(member_client, game)  # the phone entering it has its entry card
 
@@ -61,7 +63,7 @@ def test_continuing_the_other_phones_entry_takes_its_draft_over(
     entry = Entry(owner_client, taken["Location"])
     assert entry.draft["event"]["rewards"] == {"yellow-square": 2} and "Your entry was kept." in entry.html
     assert "terr-busy" not in bottom_bar(owner_client, game)
-    assert '<span class="terr-who">a phone…</span>' in bottom_bar(member_client, game)  # nobody at the table
+    assert '<span class="terr-who" aria-hidden="true">a phone…</span>' in bottom_bar(member_client, game)  # nobody at the table
 
 
 def test_starting_another_territory_of_that_kind_is_one_tap_and_asks_no_more(
