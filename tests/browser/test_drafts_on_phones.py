@@ -33,9 +33,7 @@ def second_phone(browser: Any, base: str, game: Game) -> Any:
     return page
 
 
-def forest_begun(
-    page: Any, base: str, game: Game, icons: dict[str, int] | None = None, *, asked: bool = False
-) -> None:
+def forest_begun(page: Any, base: str, game: Game, icons: dict[str, int] | None = None, *, asked: bool = False) -> None:
     """A forest of 3 green squares and a green circle (or ``icons``), from the game page up to Ann's farm;
     ``asked``: another phone is entering a forest, and this one starts another."""
     page.goto(f"{base}/games/{game.pk}/")
