@@ -16,6 +16,7 @@ from datetime import timedelta
 from typing import TypedDict
 
 from django.contrib import messages
+from django.contrib.messages.storage.base import BaseStorage
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
@@ -90,7 +91,7 @@ def answer(request: HtmxHttpRequest, by_id: bool, key: str, *, failed: bool) -> 
     if deleted is None:
         if not failed:
             return None
-        messages.info(request, _("This game was deleted."))
+        _tell(request, _("This game was deleted."))
         return go(request, reverse("home"))
     member = request.user.is_authenticated and Group.objects.filter(pk=deleted["group"], members=request.user).exists()
     tables = request.session.get(TABLES_KEY, {})
@@ -98,7 +99,17 @@ def answer(request: HtmxHttpRequest, by_id: bool, key: str, *, failed: bool) -> 
     if not (member or joined or failed or not by_id):  # a spectator token: whoever has it had the game
         return None
     if deleted["by"]:
-        messages.info(request, _("This game was deleted by %(name)s.") % {"name": deleted["by"]})
+        _tell(request, _("This game was deleted by %(name)s.") % {"name": deleted["by"]})
     else:
-        messages.info(request, _("This game was deleted."))
+        _tell(request, _("This game was deleted."))
     return go(request, reverse("group", args=[deleted["group"]]) if member else reverse("home"))
+
+
+def _tell(request: HttpRequest, text: str) -> None:
+    """Say ``text`` on the phone's next page, once: a poll and a tap of the same phone may both be sent away
+    before its next page shows the messages."""
+    storage = messages.get_messages(request)
+    if text not in (str(message.message) for message in storage):
+        messages.info(request, text)
+    if isinstance(storage, BaseStorage):  # (a request without the messages middleware has a plain list)
+        storage.used = False  # read here, not shown: they stay for the next page

@@ -176,3 +176,11 @@ def test_a_deletion_racing_saves_drafts_and_polls_answers_no_404_and_no_500(
     assert not errors, errors  # the test client raises what a view let escape: a 500
     assert answers and set(answers) <= {200, 302, 422}, answers
     assert not Game.objects.filter(pk=game.pk).exists() and not Draft.objects.exists()
+
+
+def test_a_phone_sent_away_twice_is_told_once(member_client: Client, owner_client: Client, game: Game) -> None:
+    deleted(owner_client, game)
+    member_client.get(f"/watch/{game.spectator_token}/live/?view=game", **HTMX)  # a poll
+    member_client.post(f"/games/{game.pk}/round-end/", {"revision": "0"}, **HTMX)  # and a tap, before the next page
+    page = member_client.get(f"/groups/{game.group_id}/").content.decode()
+    assert page.count("This game was deleted by olive.") == 1
