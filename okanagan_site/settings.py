@@ -106,6 +106,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "scoring.middleware.GoneGameMiddleware",  # a deleted game's phones are told so, not answered 404 or 500
     # Last, as django-axes asks: it turns a refused login into the "too many attempts" page.
     "axes.middleware.AxesMiddleware",
 ]

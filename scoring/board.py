@@ -176,6 +176,7 @@ def game_context(request: HttpRequest, game: Game, *, member: bool, spectator: b
         return context
     result = now.result
     holdings = result.state.holdings
+    entering = drafts.entering(game, "" if spectator else known_phone(request)) if game.is_playing else []
     log = [log_entry(row, outcome) for row, outcome in now.recent]
     counted = result.state.final_counts
     board = [
@@ -210,9 +211,16 @@ def game_context(request: HttpRequest, game: Game, *, member: bool, spectator: b
             kind for kind in EVENT_KINDS if kind != EventType.HOLDINGS and (game.promos or kind not in PROMO_KINDS)
         ],
         "territories": list(Territory),
-        "entering": drafts.entering(game, "" if spectator else known_phone(request)) if game.is_playing else [],
+        "entering": entering,
+        "busy": drafts.busy(entering),  # the bottom bar's "Lena…" on a territory another phone is entering
         "final": None if game.is_playing else final_context(result),
     }
+    # What this phone has just saved (?saved=N, from its entry's redirect), while it is the log's last event and
+    # the game is on; its polls ask for it too, so that the card goes once the game ends or the log goes on.
+    saved = just_saved(context, request.GET.get("saved", "")) if game.is_playing and not spectator else None
+    if saved is not None:
+        context["live_url"] = f"{context['live_url']}&saved={saved.index}"
+    context["saved"] = saved
     context |= result_links(request, game)
     if not spectator:
         context["join_url"] = request.build_absolute_uri(reverse("join_code", args=[game.table_code]))

@@ -23,18 +23,29 @@ from django.db.models import F, QuerySet
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from rules import EventType, Territory
 
 from . import live_version
 from .entry import BadOp
 from .entry import Draft as EventDraft
+from .locking import lock_game
 from .models import Draft, Game
-from .wording import ENTERING, SCORING
+from .wording import ENTERING, SCORING, StrPromise
 
 KEPT_FOR = timedelta(hours=12)
 SECRET_KINDS = frozenset({EventType.OBJECTIVES})
 """Drafts no other phone may continue: objective cards are secret to their player."""
+
+
+ANOTHER: dict[Territory, StrPromise] = {
+    Territory.FOREST: gettext_lazy("Start another forest"),
+    Territory.LAKE: gettext_lazy("Start another lake"),
+    Territory.FIELD: gettext_lazy("Start another field"),
+    Territory.MOUNTAIN: gettext_lazy("Start another mountain"),
+}
+"""Asked before entering a territory that another phone is entering (:func:`rival`): not the same one."""
 
 
 class Refused(Exception):
@@ -58,6 +69,13 @@ class Entering:
     """Whether this phone may continue it ("Continue here")."""
     url: str
     """The entry page."""
+
+    @property
+    def another(self) -> str:
+        """The button that starts another entry of the same kind beside it: "Start another field"."""
+        if self.territory in Territory._value2member_map_:
+            return str(ANOTHER[Territory(self.territory)])
+        return _("Start another entry")
 
     @property
     def what(self) -> str:
@@ -129,19 +147,24 @@ def store(
     game: Game, phone: str, by: str, draft: EventDraft, editing: int | None, revision: int, before: Draft | None
 ) -> Draft:
     """Keep ``draft`` as this phone's entry at ``game`` (replacing any other entry of the phone), checked
-    against the log at ``revision``; ``before`` is the phone's draft as loaded, to tell what others see."""
+    against the log at ``revision``; ``before`` is the phone's draft as loaded, to tell what others see.
+
+    Raises :class:`scoring.locking.GameGone` if the game was deleted meanwhile: nothing is stored.
+    """
     same = before is not None and is_for(before, draft.kind, editing) and before.by == by
     began = {} if same else {"started": timezone.now()}  # a new entry, or one of another seat's (not resumed)
-    stored, _created = Draft.objects.update_or_create(
-        game=game,
-        phone=phone,
-        defaults={"by": by, "kind": draft.kind, "editing": editing, "data": draft.to_data(), "revision": revision}
-        | began,
-    )
-    if before is None:
-        Draft.objects.filter(game=game, updated__lt=timezone.now() - KEPT_FOR).delete()
-    if before is None or _seen(before) != _seen(stored):
-        _count_activity(game)
+    with transaction.atomic():
+        lock_game(game)
+        stored, _created = Draft.objects.update_or_create(
+            game=game,
+            phone=phone,
+            defaults={"by": by, "kind": draft.kind, "editing": editing, "data": draft.to_data(), "revision": revision}
+            | began,
+        )
+        if before is None:
+            Draft.objects.filter(game=game, updated__lt=timezone.now() - KEPT_FOR).delete()
+        if before is None or _seen(before) != _seen(stored):
+            _count_activity(game)
     return stored
 
 
@@ -162,9 +185,11 @@ def discard_all(game: Game) -> None:
 def take(game: Game, draft_id: int, phone: str, by: str) -> Draft:
     """Move draft ``draft_id`` to this phone ("Continue here"); the phone's own draft, if any, gives way.
 
-    Raises ``Draft.DoesNotExist`` if it was saved, cancelled or left too long, :class:`Refused` if it is secret.
+    Raises ``Draft.DoesNotExist`` if it was saved, cancelled or left too long, :class:`Refused` if it is secret,
+    :class:`scoring.locking.GameGone` if the game was deleted.
     """
     with transaction.atomic():
+        lock_game(game)
         stored = _kept(game).select_for_update().get(pk=draft_id)
         if stored.phone == phone:
             return stored
@@ -184,19 +209,57 @@ def taken_by(game: Game, draft_id: int, phone: str) -> bool:
 
 def entering(game: Game, phone: str) -> list[Entering]:
     """The entries in progress at ``game``, in the order they started, as ``phone`` sees them."""
+    return [entry for entry, _stored in _entering(game, phone)]
+
+
+def _entering(game: Game, phone: str) -> list[tuple[Entering, Draft]]:
     return [
-        Entering(
-            id=stored.pk,
-            who=stored.by,
-            kind=stored.kind,
-            territory=_territory(stored),
-            editing=stored.editing,
-            is_mine=bool(phone) and stored.phone == phone,
-            can_take=stored.phone != phone and stored.kind not in SECRET_KINDS,
-            url=entry_url(stored),
+        (
+            Entering(
+                id=stored.pk,
+                who=stored.by,
+                kind=stored.kind,
+                territory=_territory(stored),
+                editing=stored.editing,
+                is_mine=bool(phone) and stored.phone == phone,
+                can_take=stored.phone != phone and stored.kind not in SECRET_KINDS,
+                url=entry_url(stored),
+            ),
+            stored,
         )
         for stored in _kept(game).order_by("pk")
     ]
+
+
+def rival(game: Game, phone: str, start: EventDraft) -> Entering | None:
+    """Another phone's entry of the same new event as ``start`` (the same territory, or the same promo tile or
+    correction for the same player), which this phone may continue: opening it asks first, rather than letting
+    two phones enter one territory. ``None`` when ``start`` names no territory or player yet."""
+    kind, event = start.kind, start.event
+    key = "territory" if kind == EventType.TERRITORY else "player"
+    subject = event.get(key)
+    if not subject or kind in SECRET_KINDS:
+        return None
+    return next(
+        (
+            entry
+            for entry, stored in _entering(game, phone)
+            if entry.can_take
+            and entry.kind == kind
+            and entry.editing is None
+            and isinstance(stored.data.get("event"), dict)
+            and stored.data["event"].get(key) == subject
+        ),
+        None,
+    )
+
+
+def busy(entering: list[Entering]) -> dict[str, Entering]:
+    """The entry of each territory in progress on another phone, by territory: the bottom bar names who is
+    entering it on its button ("Lena…")."""
+    return {
+        entry.territory: entry for entry in entering if not entry.is_mine and entry.editing is None and entry.territory
+    }
 
 
 def entry_url(stored: Draft) -> str:

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django_htmx.http import HttpResponseClientRedirect
 from django_htmx.middleware import HtmxDetails
 
@@ -35,3 +37,10 @@ def go(request: HtmxHttpRequest, url: str) -> HttpResponse:
 def to_saved(request: HtmxHttpRequest, game_id: int, index: int) -> HttpResponse:
     """To the game page, whose first card shows event ``index``, just saved by this phone."""
     return go(request, f"{reverse('game', args=[game_id])}?saved={index}")
+
+
+def game_over(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
+    """To the game page, saying why: a control left on a phone (Undo, Edit, an entry, a save) of a game that
+    has ended since."""
+    messages.info(request, _("The game has ended: its events can no longer be changed."))
+    return go(request, reverse("game", args=[game_id]))

@@ -29,6 +29,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from . import live_version
+from .locking import lock_game
 from .models import CODE_ALPHABET, Game, Seat
 
 GONE_AFTER = timedelta(minutes=30)
@@ -187,7 +188,10 @@ def heard_from(pk: int) -> None:
 
 def _locked(game: Game) -> list[Seat]:
     """Every seat of the game, locked until the transaction ends, always in seat order: a claim also frees the
-    phone's other seat, so two claims of one game (even of two seats by one phone) wait for each other."""
+    phone's other seat, so two claims of one game (even of two seats by one phone) wait for each other. The
+    game's row is locked before them (:mod:`scoring.locking`), as a deletion does, so that a claim and the
+    game's deletion wait for each other instead of deadlocking; a deleted game raises ``GameGone``."""
+    lock_game(game)
     seats = Seat.objects.select_for_update(of=("self",)).select_related("profile").filter(game=game)
     return list(seats.order_by("position"))
 

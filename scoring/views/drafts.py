@@ -5,14 +5,14 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.db.models import prefetch_related_objects
-from django.http import Http404, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import redirect
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from scoring import drafts
 from scoring.access import game_for_player, okanagan_game
-from scoring.http import HtmxHttpRequest
+from scoring.http import HtmxHttpRequest, game_over
 from scoring.models import Draft
 from scoring.phones import known_phone, my_seat, phone_id
 
@@ -22,7 +22,7 @@ def draft_take(request: HtmxHttpRequest, game_id: int, draft_id: int) -> HttpRes
     """Continue on this phone an entry that another phone started ("Continue here"), where it was."""
     game = okanagan_game(game_for_player(request, game_id))
     if not game.is_playing:
-        raise Http404
+        return game_over(request, game.pk)
     prefetch_related_objects([game], "seats")
     by = seat.name if (seat := my_seat(request, game)) is not None else ""
     try:

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from django.contrib import messages
@@ -12,6 +13,7 @@ from django.db.models import prefetch_related_objects
 from django.http import Http404, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 from django.views.decorators.http import require_http_methods
@@ -27,10 +29,10 @@ from rules import (
 )
 from rules.components import MAX_OBJECTIVE_CARDS
 from rules.explanation import Message
-from scoring import drafts, states
+from scoring import drafts, states, twins
 from scoring.access import game_for_player, okanagan_game
 from scoring.entry import EVENT_KINDS, PROMO_KINDS, BadOp, Draft, Screen, analyse, count_from_holdings, tap
-from scoring.http import HtmxHttpRequest, go, posted_whole, to_saved
+from scoring.http import HtmxHttpRequest, game_over, go, posted_whole, to_saved
 from scoring.log import Events, StaleGame, append_event, change_log
 from scoring.models import SEAT_MOVED, Game
 from scoring.models import Draft as StoredDraft
@@ -53,10 +55,37 @@ class EventChanged(Exception):
 def event_new(request: HtmxHttpRequest, game_id: int, kind: str) -> HttpResponse:
     """A new event of ``kind`` at the end of the log."""
     game = okanagan_game(game_for_player(request, game_id))
-    if kind not in EVENT_KINDS or (kind in PROMO_KINDS and not game.promos) or not game.is_playing:
+    if not game.is_playing:
+        return game_over(request, game.pk)
+    if kind not in EVENT_KINDS or (kind in PROMO_KINDS and not game.promos):
         raise Http404
     me = my_seat(request, game)
-    return _entry(request, game, _start(game, kind, me.name if me else "", request.GET.get("territory", "")), None)
+    start = _start(game, kind, me.name if me else "", request.GET.get("territory", ""))
+    if request.method == "GET" and "another" not in request.GET:
+        asked = _ask_first(request, game, start)
+        if asked is not None:
+            return asked
+    return _entry(request, game, start, None)
+
+
+def _ask_first(request: HtmxHttpRequest, game: Game, start: Draft) -> HttpResponse | None:
+    """When another phone is entering the same territory (or promo tile or correction for the same player) and
+    this phone has no entry of its own of that kind: ask whether to continue that entry here, or to start
+    another (``?another``); two phones entering one territory would count it twice."""
+    phone = known_phone(request)
+    if drafts.is_for(drafts.load(game, phone), start.kind, None):
+        return None  # this phone's own entry: it goes on
+    rival = drafts.rival(game, phone, start)
+    if rival is None:
+        return None
+    query = {"another": "1"} | ({"territory": rival.territory} if rival.territory else {})
+    context = {
+        "game": game,
+        "me": my_seat(request, game),
+        "rival": rival,
+        "another_url": f"{reverse('event_new', args=[game.pk, start.kind])}?{urlencode(query)}",
+    }
+    return render(request, "scoring/entering_ask.html", context)
 
 
 def _cards_held(state: GameState, player: str) -> dict[str, Any]:
@@ -90,9 +119,12 @@ def _start(game: Game, kind: str, me: str, territory: str) -> Draft:
 def event_edit(request: HtmxHttpRequest, game_id: int, index: int) -> HttpResponse:
     """Change event ``index``; saved only if it and every later event stay legal."""
     game = okanagan_game(game_for_player(request, game_id))
+    if not game.is_playing:
+        return game_over(request, game.pk)
     row = game.events.filter(index=index).only("data").first()
-    if not game.is_playing or row is None:
-        raise Http404
+    if row is None:  # undone or deleted on a phone since this link was shown
+        messages.info(request, _("Event %(index)d is no longer in the log: here is the game.") % {"index": index})
+        return _to_game(request, game)
     event = row.data
     me = my_seat(request, game)
     if event["type"] == EventType.OBJECTIVES and (me is None or me.name != event["player"]):
@@ -143,25 +175,23 @@ def _entry(request: HtmxHttpRequest, game: Game, start: Draft, editing: int | No
         saving = _completes(screen, op, editing)
     else:
         saving = op == "save" and not stale
-    twin = saving and not screen.error and editing is None and seen != game.revision
-    if twin and _twin_saved(game, screen.event):
-        screen.error = _(
-            "Another phone has just saved the same event (see the game's log). If this is a second one, save "
-            "again; if not, cancel this entry."
-        )
-    elif saving:
+    twin: int | None = None
+    if saving:
         if screen.stage != "confirm":  # "Save" on the last step is that step done, then saved
             screen = tap(screen, f"done:{screen.stage}", form, state, index)
-        saved = _save(request, game, screen, editing, mine, index)
+        saved = _save(request, game, screen, editing, mine, index, posted_whole(request.POST.get("twin", "")))
         if isinstance(saved, HttpResponse):
             return saved
-        screen, changed = saved, saved.repaired
+        if isinstance(saved, TwinAsked):
+            screen, twin = saved.screen, saved.index
+        else:
+            screen, changed = saved, saved.repaired
     if request.method == "POST" and not damaged:
         mine = drafts.store(game, phone_id(request), seat, screen.draft, editing, game.revision, stored)
     if changed:
         notices.append(_("The game changed on another phone: check this step against the new state, then save."))
     screen.error = damaged or screen.error
-    return _page(request, game, screen, editing, mine, notices)
+    return _page(request, game, screen, editing, mine, notices, twin)
 
 
 def _own_cards_again(draft: Draft, me: str, state: GameState) -> bool:
@@ -187,15 +217,13 @@ def _completes(screen: Screen, op: str, editing: int | None) -> bool:
     return screen.stage == "confirm" and screen.draft.kind != EventType.ROUND_END
 
 
-def _twin_saved(game: Game, event: dict[str, Any]) -> bool:
-    """Whether the log's last event, saved by another phone since this one looked, is the same event as
-    ``event`` (the same territory closed by the same player, or the same kind of event for the same
-    player): two phones entering one event at once must not count it twice."""
-    last = game.events.last()
-    if last is None or last.data.get("type") != event.get("type"):
-        return False
-    keys = ("territory", "closed_by") if event.get("type") == EventType.TERRITORY else ("player",)
-    return all(last.data.get(key) == event.get(key) for key in keys)
+@dataclass(frozen=True)
+class TwinAsked:
+    """A new event that repeats one saved a moment before (:mod:`scoring.twins`): the phone is asked first."""
+
+    screen: Screen
+    index: int
+    """The event it repeats: a save that posts it back (``twin``) was asked, and counts."""
 
 
 def _page(
@@ -205,8 +233,9 @@ def _page(
     editing: int | None,
     mine: StoredDraft | None,
     notices: list[str],
+    twin: int | None = None,
 ) -> HttpResponse:
-    """The entry page, or its wizard for htmx; 422 when it shows an error."""
+    """The entry page, or its wizard for htmx; 422 when it shows an error (or asks about a ``twin``)."""
     context = {
         "game": game,
         "me": my_seat(request, game),
@@ -218,6 +247,7 @@ def _page(
         "editing": editing,
         "draft_id": "" if mine is None else mine.pk,
         "notices": notices,
+        "twin": twin,
         "territories": list(Territory),
         "buildings": list(Building),
         "card_kinds": list(ObjectiveKind),
@@ -236,13 +266,21 @@ def _state_before(game: Game, editing: int | None) -> tuple[GameState, int]:
 
 
 def _save(
-    request: HtmxHttpRequest, game: Game, screen: Screen, editing: int | None, mine: StoredDraft | None, index: int
-) -> Screen | HttpResponse:
+    request: HtmxHttpRequest,
+    game: Game,
+    screen: Screen,
+    editing: int | None,
+    mine: StoredDraft | None,
+    index: int,
+    confirmed: int,
+) -> Screen | TwinAsked | HttpResponse:
     """Store the event and drop the draft, then go back to the game, which shows what was saved (or, when the
     event gave this phone's player new objective cards, to their cards); else the screen with the reason.
 
     The draft was checked against the game as it is now: if another phone saves first, it is checked again
-    and saved if it still holds, with no more taps.
+    and saved if it still holds, with no more taps. A new event that repeats one saved a moment before (two
+    phones entered it) is asked about first, once: it is saved when the phone posts back the event it repeats
+    (``confirmed``). The check reads the log at the revision the save claims, so no save slips in between.
     """
     by = _entered_for(request, game, screen.event) or _seat_moved(game, screen.event, mine)
     mark = ((-1 if editing is None else editing), by) if by else None
@@ -250,6 +288,10 @@ def _save(
         if screen.stage != "confirm" or screen.error:
             screen.error = screen.error or _("Finish the steps above first.")
             return screen
+        twin = twins.twin_of(game, screen.event) if editing is None else None
+        if twin is not None and twin.index != confirmed:
+            screen.error = twin.question
+            return TwinAsked(screen, twin.index)
         try:
             with transaction.atomic():
                 if editing is None:
@@ -266,7 +308,9 @@ def _save(
             saved = index if editing is None else editing
             return to_saved(request, game.pk, saved)
         except StaleGame:
-            game.refresh_from_db()
+            game.refresh_from_db()  # Game.DoesNotExist if it was deleted: scoring.gone says so
+            if not game.is_playing:
+                return game_over(request, game.pk)
             state, index = _state_before(game, editing)
             screen = analyse(screen.draft, state, index)
         except EventChanged as changed:

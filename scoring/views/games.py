@@ -21,7 +21,7 @@ from django_htmx.http import HttpResponseClientRefresh
 
 from rules import RECORD_FORMAT, EventType, GameState, NuggetLadder, Options, RecordError, parse_record
 from rules.explanation import Message
-from scoring import drafts, live_version, seats, states
+from scoring import drafts, gone, live_version, seats, states
 from scoring.access import (
     game_for_member,
     game_for_player,
@@ -33,7 +33,6 @@ from scoring.access import (
 )
 from scoring.board import (
     game_context,
-    just_saved,
     live_etag,
     live_part,
     result_links,
@@ -44,9 +43,10 @@ from scoring.board import (
 )
 from scoring.entry import PROMO_KINDS
 from scoring.forms import ImportForm, JoinForm, NewGameForm, SupplyForm
-from scoring.http import HtmxHttpRequest, posted_whole, to_saved
+from scoring.http import HtmxHttpRequest, game_over, posted_whole, to_saved
 from scoring.live import HEADER as LIVE_HEADER
 from scoring.live import POLLER_ID, collect, held_parts
+from scoring.locking import lock_game
 from scoring.log import StaleGame, append_event, change_log, create_game, create_sheet_game, finish, reopen
 from scoring.models import Game
 from scoring.phones import known_phone, my_seat
@@ -123,9 +123,7 @@ def game_detail(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
         context = {**sheet_context(game), **result_links(request, game), "member": member}
         return render(request, "scoring/sheet_game.html", context)
     template = "scoring/game.html#game" if request.htmx else "scoring/game.html"
-    context = game_context(request, game, member=member)
-    context["saved"] = just_saved(context, request.GET.get("saved", ""))
-    response = render(request, template, context)
+    response = render(request, template, game_context(request, game, member=member))
     # Back from an entry asks the server again: a copy kept by the browser would show the game as it was (its
     # round, a Saved card since followed by other events) until the next poll (static/js/table.js, pageshow).
     response["Cache-Control"] = "no-store"
@@ -166,7 +164,12 @@ def game_delete(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
         raise Http404
     if request.method == "POST":
         group_id, named = game.group_id, _named(game)
-        game.delete()
+        with transaction.atomic():
+            # The game's row first (scoring.locking): a save, a draft or a claim waits for the deletion, then finds
+            # no game (and its phone is told so by scoring.gone), never a half-deleted one, nor a deadlock.
+            lock_game(game)  # deleted by another phone meanwhile: GameGone, and scoring.gone says so
+            gone.remember(game, gone.deleter(request, game))
+            game.delete()
         live_version.forget(game.spectator_token)
         messages.success(request, _("Game deleted: %(game)s.") % {"game": named})
         return redirect("group", group_id=group_id)
@@ -254,7 +257,7 @@ def event_delete(request: HtmxHttpRequest, game_id: int, index: int) -> HttpResp
     """Delete one event (the last one: undo), if every later event stays legal."""
     game = okanagan_game(game_for_player(request, game_id))
     if not game.is_playing:
-        raise Http404
+        return game_over(request, game.pk)
     try:
         change_log(game, _revision(request), lambda events: _without(events, index))
     except StaleGame:
@@ -292,7 +295,7 @@ def round_end(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """The end of round 1 in one tap on the game page, saved like any entry (Undo on the Saved card)."""
     game = okanagan_game(game_for_player(request, game_id))
     if not game.is_playing:
-        raise Http404
+        return game_over(request, game.pk)
     saved = _one_tap(request, game, lambda _state: {"type": EventType.ROUND_END})
     return saved if saved is not None else _game_again(request, game)
 

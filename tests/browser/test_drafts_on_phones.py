@@ -33,20 +33,30 @@ def second_phone(browser: Any, base: str, game: Game) -> Any:
     return page
 
 
-def forest_begun(page: Any, base: str, game: Game, icons: dict[str, int] | None = None) -> None:
-    """A forest of 3 green squares and a green circle (or ``icons``), from the game page up to Ann's farm."""
+def forest_begun(page: Any, base: str, game: Game, icons: dict[str, int] | None = None, *, asked: bool = False) -> None:
+    """A forest of 3 green squares and a green circle (or ``icons``), from the game page up to Ann's farm;
+    ``asked``: another phone is entering a forest, and this one starts another."""
     page.goto(f"{base}/games/{game.pk}/")
-    score_a_territory(page, "Forest")
+    if asked:
+        bar = page.get_by_role("navigation", name=re.compile("^Score a territory"))
+        bar.get_by_role("link", name="Forest", exact=True).click()
+        expect(page.get_by_role("heading", name=re.compile("is scoring a forest"))).to_be_visible()
+        page.get_by_role("link", name="Start another forest").click()
+        expect(page.locator("#wizard fieldset[data-stage=board]")).to_be_visible()
+    else:
+        score_a_territory(page, "Forest")
     for label, count in (icons or {"green square": 3, "green circle": 1}).items():
         chip(page, label, count)
     cell(page, "Ann", "Farm")
 
 
-def forest_up_to_ben_s_pick(page: Any, base: str, game: Game, icons: dict[str, int]) -> Callable[[], None]:
+def forest_up_to_ben_s_pick(
+    page: Any, base: str, game: Game, icons: dict[str, int], *, asked: bool = False
+) -> Callable[[], None]:
     """Ann closes a forest of ``icons``, with a farm to Ben's silo; Ben draws a gold nugget (his special action,
     tapped on the board); Ann takes the 3 squares: up to Ben's pick, which he makes between kinds. The last
     tap, to call: Ben takes a circle, which saves the forest."""
-    forest_begun(page, base, game, icons)
+    forest_begun(page, base, game, icons, asked=asked)
     cell(page, "Ben", "Silo")
     closer(page, "Ann")
     tap(page, "A gold nugget")
@@ -55,14 +65,16 @@ def forest_up_to_ben_s_pick(page: Any, base: str, game: Game, icons: dict[str, i
     return lambda: page.get_by_role("button", name="take 1 token: green circle", exact=True).click()
 
 
-def forest_to_save(page: Any, base: str, game: Game) -> Callable[[], None]:
+def forest_to_save(page: Any, base: str, game: Game, *, asked: bool = False) -> Callable[[], None]:
     """:func:`forest_up_to_ben_s_pick` in a forest of 3 green squares, a circle and a hexagon."""
-    return forest_up_to_ben_s_pick(page, base, game, {"green square": 3, "green circle": 1, "green hexagon": 1})
+    icons = {"green square": 3, "green circle": 1, "green hexagon": 1}
+    return forest_up_to_ben_s_pick(page, base, game, icons, asked=asked)
 
 
-def bigger_forest_to_save(page: Any, base: str, game: Game) -> Callable[[], None]:
+def bigger_forest_to_save(page: Any, base: str, game: Game, *, asked: bool = False) -> Callable[[], None]:
     """:func:`forest_up_to_ben_s_pick` in a forest of 3 green squares, 2 circles and 2 hexagons."""
-    return forest_up_to_ben_s_pick(page, base, game, {"green square": 3, "green circle": 2, "green hexagon": 2})
+    icons = {"green square": 3, "green circle": 2, "green hexagon": 2}
+    return forest_up_to_ben_s_pick(page, base, game, icons, asked=asked)
 
 
 def lake_to_save(page: Any, base: str, game: Game) -> Callable[[], None]:
@@ -115,32 +127,35 @@ def test_after_another_phone_saved_the_first_phone_s_last_tap_just_saves(
     last_tap()  # its page saw the game before the forest
     saved_on_the_game_page(phone, game, 1, "lake closed by Ann")
     log = phone.locator("#game")
-    expect(log.get_by_text("Event 0: forest closed by Ann")).to_be_visible()
-    expect(log.get_by_text("Event 1: lake closed by Ann")).to_be_visible()
+    expect(log.get_by_text("Event 0: forest closed by Ann", exact=True)).to_be_visible()
+    expect(log.get_by_text("Event 1: lake closed by Ann", exact=True)).to_be_visible()
     other.context.close()
 
 
 def saved_first_on_another_phone(
-    live_server: Any, phone: Any, browser: Any, to_save: Callable[[Any, str, Game], Callable[[], None]]
+    live_server: Any, phone: Any, browser: Any, to_save: Callable[..., Callable[[], None]]
 ) -> Callable[..., None]:
-    """The same forest entered on two phones while 3 green squares are left in the supply: the other phone
-    saves first with its last tap, then this one makes its own last tap, which is not taken. The check to call
-    once this phone's entry is done: Save (unless its last tap saved it) saves it as the game's third event, and
+    """The same forest entered on two phones while 3 green squares are left in the supply (the other phone is
+    asked, and starts another forest): the other phone saves first with its last tap, then this one makes its
+    own last tap, which is not taken. The check to call once this phone's entry is done: Save (unless its last
+    tap saved it) asks once whether to save the same board again, and Save saves it as the game's third event;
     nothing was refused by the page's security policy."""
     refused = csp_violations(phone)
     game = a_table(phone, live_server.url, "ann", ("Ann", "Ben"))
     change_log(game, game.revision, lambda events: [NINE_SQUARES])
     other = second_phone(browser, live_server.url, game)
     last_tap = to_save(phone, live_server.url, game)
-    to_save(other, live_server.url, game)()
+    to_save(other, live_server.url, game, asked=True)()
     saved_on_the_game_page(other, game, 1, "forest closed by Ann")
     last_tap()
 
     def saved(by_hand: bool = True) -> None:
         if by_hand:
             tap(phone, "Save")
+        expect(phone.get_by_role("alert")).to_contain_text("saved a moment ago, has this same board")
+        tap(phone, "Save")  # asked once
         saved_on_the_game_page(phone, game, 2, "forest closed by Ann")
-        expect(phone.locator("#game").get_by_text("Event 2: forest closed by Ann")).to_be_visible()
+        expect(phone.locator("#game").get_by_text("Event 2: forest closed by Ann", exact=True)).to_be_visible()
         assert not refused, refused
         other.context.close()
 

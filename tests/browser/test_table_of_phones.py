@@ -177,7 +177,7 @@ def test_a_claimed_seat_leads_to_one_s_cards_kept_after_round_1_in_one_tap(live_
     expect(redraw.get_by_role("link", name="My objective cards")).to_be_visible()  # to change them
     redraw.get_by_role("button", name="Keep my 3 cards").click()
     expect(redraw).to_have_count(0)
-    expect(phone.locator("#game").get_by_text("Event 2: objectives kept by Maya")).to_be_visible()
+    expect(phone.locator("#game").get_by_text("Event 2: objectives kept by Maya", exact=True)).to_be_visible()
     assert game.events.last().data["cards"] == game.events.first().data["cards"]  # type: ignore[union-attr]
     assert not refused, refused
 

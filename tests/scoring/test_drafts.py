@@ -169,7 +169,9 @@ def test_a_finished_game_has_no_entries(member_client: Client, owner_client: Cli
     game.refresh_from_db()
     member_client.post(f"/games/{game.pk}/finish/", {"revision": game.revision})
     assert not Draft.objects.exists()
-    assert owner_client.post(f"/games/{game.pk}/drafts/{draft.pk}/take/").status_code == 404
+    taken = owner_client.post(f"/games/{game.pk}/drafts/{draft.pk}/take/", follow=True)
+    assert taken.redirect_chain == [(f"/games/{game.pk}/", 302)]  # a stale "Continue here": the game as it is
+    assert "The game has ended: its events can no longer be changed." in taken.content.decode()
 
 
 def test_activity_counts_only_what_the_other_phones_see(

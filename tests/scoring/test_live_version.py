@@ -176,11 +176,13 @@ def test_a_new_spectator_link_makes_the_old_ones_key_stop_answering(game: Game) 
 
 
 @pytest.mark.usefixtures("redis_cache")
-def test_a_deleted_games_link_stops_answering(member_client: Client, game: Game) -> None:
+def test_a_deleted_games_link_stops_answering(member_client: Client, client: Client, game: Game) -> None:
     url = f"/watch/{game.spectator_token}/live/?view=watch"
     first = member_client.get(url)
     assert member_client.post(f"/games/{game.pk}/delete/").status_code == 302
-    assert member_client.get(url, HTTP_IF_NONE_MATCH=first["ETag"]).status_code == 404
+    gone = member_client.get(url, HTTP_IF_NONE_MATCH=first["ETag"])  # not the old version: told, sent away
+    assert gone.status_code == 302 and gone["Location"] == f"/groups/{game.group_id}/"
+    assert client.get(url, HTTP_IF_NONE_MATCH=first["ETag"])["Location"] == "/"  # a spectator: home
 
 
 def test_a_token_longer_than_any_is_refused_and_stores_nothing(

@@ -199,7 +199,9 @@ def test_saving_after_another_phone_saved_just_works_when_the_entry_still_holds(
 
 def test_a_finished_game_takes_no_more_events(member_client: Client, game: Game) -> None:
     member_client.post(f"/games/{game.pk}/finish/", {"revision": game.revision})
-    assert member_client.get(f"/games/{game.pk}/events/new/territory/").status_code == 404
+    stale = member_client.get(f"/games/{game.pk}/events/new/territory/")
+    assert stale.status_code == 302 and stale["Location"] == f"/games/{game.pk}/"
+    assert game.events.count() == 0
 
 
 def test_the_end_of_round_1_is_one_tap_on_the_game_page(member_client: Client, game: Game) -> None:

@@ -119,4 +119,4 @@ def test_the_quick_count_is_not_offered_to_spectators_or_once_the_game_is_over(
     watch = Client().get(f"/watch/{game.spectator_token}/").content.decode()
     assert 'id="quick-count"' not in watch
     owner_client.post(f"/games/{game.pk}/finish/", {"revision": str(game.revision)})
-    assert owner_client.get(f"/games/{game.pk}/events/new/holdings/").status_code == 404
+    assert owner_client.get(f"/games/{game.pk}/events/new/holdings/")["Location"] == f"/games/{game.pk}/"
