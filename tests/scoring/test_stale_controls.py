@@ -20,6 +20,7 @@ from scoring.log import create_game
 from scoring.models import Draft, Game, Group
 
 from .conftest import Entry, logged_in
+from .test_table_phones import claim
 from .test_territory_entry import enter_forest
 
 ENDED = "The game has ended: its events can no longer be changed."
@@ -169,10 +170,15 @@ def test_a_deletion_racing_saves_drafts_and_polls_answers_no_404_and_no_500(
         for _ in range(3):
             answers.append(phones[2].get(f"/watch/{game.spectator_token}/live/?view=game", **HTMX).status_code)
 
+    claimer = logged_in(member_user)
+
+    def seat() -> None:  # a new phone claims a seat: the claim locks the game's row first, as the deletion does
+        answers.append(claim(claimer, game, 2))
+
     def delete() -> None:
         answers.append(logged_in(owner).post(f"/games/{game.pk}/delete/").status_code)
 
-    errors = racing([save(entries[0]), save(entries[1]), tap, poll, delete])
+    errors = racing([save(entries[0]), save(entries[1]), tap, poll, seat, delete])
     assert not errors, errors  # the test client raises what a view let escape: a 500
     assert answers and set(answers) <= {200, 302, 422}, answers
     assert not Game.objects.filter(pk=game.pk).exists() and not Draft.objects.exists()
