@@ -414,10 +414,15 @@ def stage_board(robot: Robot, event: dict[str, Any], me: str) -> None:
 
 
 def stage_order(robot: Robot, event: dict[str, Any], me: str) -> None:
-    """The closer taps the tied players from first to last (the last of a group goes by itself)."""
+    """The closer taps the whole order when it is offered in one tap, else the tied players from first to last
+    (the last of a group goes by itself)."""
     order = event.get("order")
     if order is None:
         raise Failure("players tie but the record gives no order")
+    orders = robot.page.locator("#wizard [role=group][aria-labelledby=orders-label]")
+    if orders.get_by_role("button", name=" > ".join(order), exact=True).count():  # the whole order in one tap
+        robot.tap("button", " > ".join(order), orders)
+        return
     group = robot.page.locator("#wizard [role=group][aria-labelledby=tie-question]")
     undecided = [name.strip() for name in group.get_by_role("button").all_inner_texts()]
     robot.tap("button", next(player for player in order if player in undecided), group)
@@ -458,9 +463,14 @@ def stage_action(robot: Robot, event: dict[str, Any], me: str) -> None:
 
 
 def stage_picks(robot: Robot, event: dict[str, Any], me: str) -> None:
-    """The current collector's count of one kind; the turn ends by itself once nothing is left to choose."""
+    """The current collector's whole take in one chip when it mixes kinds and is offered so, else the count of
+    one kind; the turn ends by itself once nothing is left to choose."""
     player = robot.page.locator("#wizard strong.collector").inner_text().strip()
     pick = event.get("picks", {}).get(player, {})
+    whole = " + ".join(f"{pick[reward]} × {reward_name(reward)}" for reward in REWARD_ORDER if pick.get(reward))
+    if robot.page.locator("#wizard .takes").get_by_role("button", name=whole, exact=True).count():
+        robot.tap("button", whole, robot.page.locator("#wizard .takes"))  # a mixed take in one chip
+        return
     for reward, count in pick.items():
         name = f"take {count} {'token' if count == 1 else 'tokens'}: {reward_name(reward)}"
         if robot.page.get_by_role("button", name=name, exact=True).count() and not pressed(robot, name):
