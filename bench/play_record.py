@@ -404,9 +404,11 @@ def stage_board(robot: Robot, event: dict[str, Any], me: str) -> None:
     answer = robot.page.locator("#wizard .next.answer")
     if answer.locator("[role=group][aria-labelledby=tie-question]").count():
         stage_order(robot, event, me)
-    elif answer.locator("#lone-question").count():
-        rewards = event.get("lone_choice") == "rewards"
-        robot.tap("button", "The rewards" if rewards else "The special action", answer)
+    elif answer.locator("#lone-question").count():  # the rewards, or the special action tapped below the buildings
+        if event.get("lone_choice") == "rewards":
+            robot.tap("button", "The rewards", answer)
+        else:
+            stage_action(robot, event, me)
     elif answer.get_by_role("button", name="Nobody built here: save").count():
         robot.tap("button", "Nobody built here: save", answer)
     else:  # the last player's special action, below the buildings
@@ -448,9 +450,10 @@ def stage_action(robot: Robot, event: dict[str, Any], me: str) -> None:
         robot.tap("button", ACTION_BUTTONS[kind])
     if kind in {"reward_of_shape", "two_rewards"}:
         robot.tap("button", reward_name(action["reward"]))
-    elif kind == "gifts":
+    elif kind == "gifts":  # a giver who holds one kind only has nothing to choose: no button
         for giver, reward in action.get("from", {}).items():
-            robot.tap("button", f"{giver}: {reward_name(reward)}")
+            if page.get_by_role("button", name=f"{giver}: {reward_name(reward)}", exact=True).count():
+                robot.tap("button", f"{giver}: {reward_name(reward)}")
     elif kind == "trade":
         robot.tap("button", action["with"])
         robot.tap("button", reward_name(action["give"]), page.locator("#wizard p:has-text('Gives:') + .row"))

@@ -376,6 +376,9 @@ def _action_complete(screen: Screen, state: GameState) -> bool:
         return False
     kind = SpecialActionKind(action["action"])
     holders = screen.options.holders if screen.options else {}
+    if kind is SpecialActionKind.GIFTS:  # a player who holds one kind only has nothing to choose: filled in
+        forced = {giver: gifts[0].value for giver, gifts in holders.items() if len(gifts) == 1}
+        action["from"] = forced | action.get("from", {})
     if kind is SpecialActionKind.GIFTS and set(action.get("from", {})) != set(holders):
         return False
     if kind is SpecialActionKind.TRADE and not {"with", "give", "get"} <= set(action):

@@ -276,3 +276,14 @@ def test_a_tie_of_two_is_one_tap_already_and_offers_no_whole_orders(member_clien
     assert entry.stage == "order" and 'value="tie:all:' not in entry.html
     entry.tap("tie:all:2.1")
     assert entry.response.status_code == 422 and "order" not in entry.draft["event"]
+
+
+def test_a_lone_player_s_special_action_is_tapped_on_the_board(member_client: Client, game: Game) -> None:
+    """The action itself is the lone player's choice too: one tap instead of "The special action" then it."""
+    entry = Entry(member_client, f"/games/{game.pk}/events/new/territory/?territory=lake")
+    entry.tap("set:closed_by:1").tap("count:rewards:blue-circle:2").tap("cycle:buildings:1:silo")
+    assert entry.stage == "board" and "Or Red takes a special action instead of the rewards:" in entry.html
+    entry.tap("action:gold_nugget")
+    assert entry.saved_to == f"/games/{game.pk}/?saved=0"
+    event = game.events.get().data
+    assert event["lone_choice"] == "special_action" and event["special_action"] == {"action": "gold_nugget"}
