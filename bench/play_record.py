@@ -416,16 +416,15 @@ def stage_board(robot: Robot, event: dict[str, Any], me: str) -> None:
 
 
 def stage_order(robot: Robot, event: dict[str, Any], me: str) -> None:
-    """The closer taps the whole order when it is offered in one tap, else the tied players from first to last
-    (the last of a group goes by itself)."""
+    """The closer taps the whole order when the orders are offered (a tie of three, or two ties), else the tied
+    players from first to last (the last of a group goes by itself)."""
     order = event.get("order")
     if order is None:
         raise Failure("players tie but the record gives no order")
-    orders = robot.page.locator("#wizard [role=group][aria-labelledby=orders-label]")
-    if orders.get_by_role("button", name=" > ".join(order), exact=True).count():  # the whole order in one tap
-        robot.tap("button", " > ".join(order), orders)
-        return
     group = robot.page.locator("#wizard [role=group][aria-labelledby=tie-question]")
+    if group.get_by_role("button", name=" > ".join(order), exact=True).count():  # the whole order in one tap
+        robot.tap("button", " > ".join(order), group)
+        return
     undecided = [name.strip() for name in group.get_by_role("button").all_inner_texts()]
     robot.tap("button", next(player for player in order if player in undecided), group)
 
