@@ -250,7 +250,7 @@ def test_a_whole_two_player_game_to_the_final_scores(live_server: Any, phone: An
     expect(boards.nth(0).locator("svg[aria-label='green circle']")).to_have_count(1)
     expect(boards.nth(1).locator("svg[aria-label='blue circle']")).to_have_count(1)
 
-    phone.get_by_role("link", name="Objective cards").click()  # Ann's own: no "who?"
+    phone.get_by_role("link", name="Objective cards", exact=True).click()  # Ann's own: no "who?"
     expect(phone.locator("#wizard fieldset[data-stage=cards]")).to_be_visible()
     phone.get_by_role("button", name="green square", exact=True).click()
     expect(phone.get_by_role("button", name="green square", exact=True)).to_have_attribute("aria-pressed", "true")

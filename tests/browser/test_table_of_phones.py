@@ -95,7 +95,7 @@ def test_cards_stay_on_their_player_s_phone(live_server: Any, phone: Any, browse
     expect(watcher.locator("svg[aria-label='black hexagon']")).to_have_count(0)
     # On Theo's phone, the cards he holds are proposed when he enters them again.
     theo.goto(f"{live_server.url}/games/{game.pk}/")
-    theo.get_by_role("link", name="Objective cards").click()
+    theo.get_by_role("link", name="Objective cards", exact=True).click()
     expect(theo.get_by_role("button", name="Remove Specific reward (3 VP each) black hexagon")).to_be_visible()
     # A card whose icons are tapped is saved with "Save these cards" too, without "Add this card".
     theo.get_by_role("button", name="blue circle", exact=True).click()
@@ -105,7 +105,7 @@ def test_cards_stay_on_their_player_s_phone(live_server: Any, phone: Any, browse
     tap(theo, "Save these cards")
     saved(theo, game, 1, "objectives kept by Theo")
     expect(watcher.get_by_text("2 objective cards (hidden)")).to_be_visible(timeout=15000)
-    theo.get_by_role("link", name="Objective cards").click()
+    theo.get_by_role("link", name="Objective cards", exact=True).click()
     expect(theo.get_by_role("button", name="Remove Specific reward (3 VP each) black hexagon")).to_be_visible()
     expect(theo.get_by_role("button", name="Remove Territory set (5 VP) blue square blue circle")).to_be_visible()
     for page in (theo, watcher):
