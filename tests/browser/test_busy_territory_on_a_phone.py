@@ -35,6 +35,7 @@ def test_a_tie_of_three_and_a_take_of_two_kinds_are_one_tap_each(live_server: An
     tap(phone, "I am Maya")  # nobody's cards are entered: the game page, her cards one big tap away
     prompt = phone.locator("#my-cards")
     expect(prompt.get_by_role("link", name="My objective cards")).to_have_class("button big wide")
+    expect(prompt.get_by_role("link", name="My objective cards")).to_be_in_viewport()  # above the scoreboard
     shot(phone, "game-round-1")
 
     score_a_territory(phone, "Forest")
