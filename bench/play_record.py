@@ -404,9 +404,11 @@ def stage_board(robot: Robot, event: dict[str, Any], me: str) -> None:
     answer = robot.page.locator("#wizard .next.answer")
     if answer.locator("[role=group][aria-labelledby=tie-question]").count():
         stage_order(robot, event, me)
-    elif answer.locator("#lone-question").count():
-        rewards = event.get("lone_choice") == "rewards"
-        robot.tap("button", "The rewards" if rewards else "The special action", answer)
+    elif answer.locator("#lone-question").count():  # the rewards, or the special action tapped below the buildings
+        if event.get("lone_choice") == "rewards":
+            robot.tap("button", "The rewards", answer)
+        else:
+            stage_action(robot, event, me)
     elif answer.get_by_role("button", name="Nobody built here: save").count():
         robot.tap("button", "Nobody built here: save", answer)
     else:  # the last player's special action, below the buildings
@@ -414,11 +416,15 @@ def stage_board(robot: Robot, event: dict[str, Any], me: str) -> None:
 
 
 def stage_order(robot: Robot, event: dict[str, Any], me: str) -> None:
-    """The closer taps the tied players from first to last (the last of a group goes by itself)."""
+    """The closer taps the whole order when the orders are offered (a tie of three, or two ties), else the tied
+    players from first to last (the last of a group goes by itself)."""
     order = event.get("order")
     if order is None:
         raise Failure("players tie but the record gives no order")
     group = robot.page.locator("#wizard [role=group][aria-labelledby=tie-question]")
+    if group.get_by_role("button", name=" > ".join(order), exact=True).count():  # the whole order in one tap
+        robot.tap("button", " > ".join(order), group)
+        return
     undecided = [name.strip() for name in group.get_by_role("button").all_inner_texts()]
     robot.tap("button", next(player for player in order if player in undecided), group)
 
@@ -443,9 +449,10 @@ def stage_action(robot: Robot, event: dict[str, Any], me: str) -> None:
         robot.tap("button", ACTION_BUTTONS[kind])
     if kind in {"reward_of_shape", "two_rewards"}:
         robot.tap("button", reward_name(action["reward"]))
-    elif kind == "gifts":
+    elif kind == "gifts":  # a giver who holds one kind only has nothing to choose: no button
         for giver, reward in action.get("from", {}).items():
-            robot.tap("button", f"{giver}: {reward_name(reward)}")
+            if page.get_by_role("button", name=f"{giver}: {reward_name(reward)}", exact=True).count():
+                robot.tap("button", f"{giver}: {reward_name(reward)}")
     elif kind == "trade":
         robot.tap("button", action["with"])
         robot.tap("button", reward_name(action["give"]), page.locator("#wizard p:has-text('Gives:') + .row"))
@@ -458,9 +465,14 @@ def stage_action(robot: Robot, event: dict[str, Any], me: str) -> None:
 
 
 def stage_picks(robot: Robot, event: dict[str, Any], me: str) -> None:
-    """The current collector's count of one kind; the turn ends by itself once nothing is left to choose."""
+    """The current collector's whole take in one chip when it mixes kinds and is offered so, else the count of
+    one kind; the turn ends by itself once nothing is left to choose."""
     player = robot.page.locator("#wizard strong.collector").inner_text().strip()
     pick = event.get("picks", {}).get(player, {})
+    whole = " + ".join(f"{pick[reward]} × {reward_name(reward)}" for reward in REWARD_ORDER if pick.get(reward))
+    if robot.page.locator("#wizard .takes").get_by_role("button", name=whole, exact=True).count():
+        robot.tap("button", whole, robot.page.locator("#wizard .takes"))  # a mixed take in one chip
+        return
     for reward, count in pick.items():
         name = f"take {count} {'token' if count == 1 else 'tokens'}: {reward_name(reward)}"
         if robot.page.get_by_role("button", name=name, exact=True).count() and not pressed(robot, name):

@@ -198,6 +198,7 @@ def game_context(request: HttpRequest, game: Game, *, member: bool, spectator: b
         "option_lines": option_lines(result.state.options),
         "redraw_due": me is not None and result.state.redraw_due(me.name),
         "my_cards": len(holdings[me.name].objectives) if me is not None else 0,
+        "cards_prompt_big": round_not_played_yet(now),
         "round_one_buildings": list(BUILDINGS_PER_ROUND[len(result.state.players)][0].items()),
         "nuggets_left": result.state.nuggets_left,
         "counts": [{"name": line.name, "colour": line.colour, "counted": line.name in counted} for line in board],
@@ -225,6 +226,19 @@ def game_context(request: HttpRequest, game: Game, *, member: bool, spectator: b
     if not spectator:
         context["join_url"] = request.build_absolute_uri(reverse("join_code", args=[game.table_code]))
     return context
+
+
+def round_not_played_yet(now: states.Current) -> bool:
+    """Whether no territory has been scored in the current round yet: the cards are entered then (dealt before
+    the first turn, drawn again at the end of round 1), so the cards prompt is a big button; later it is a small
+    one, for a table that enters its cards at the end. The events older than the last ones shown are not read:
+    with that many events the round is under way anyway."""
+    for _row, outcome in now.recent:
+        if outcome.event.type == EventType.TERRITORY:
+            return False
+        if outcome.event.type == EventType.ROUND_END:
+            return True
+    return now.count <= len(now.recent)
 
 
 def live_part(game: Game, *, spectator: bool, log_from: int | None = None) -> dict[str, object]:

@@ -97,6 +97,8 @@ def _territory(screen: Screen, state: GameState, index: int) -> Screen:
             order, _steps = report.check_order(None)
             screen.recipient, _steps = special_action_recipient(report, order, None)
             _offer_action(screen, state, screen.recipient or "", collects=True)
+        elif report.lone is not None:  # a lone player's action, tapped on the board, is their choice too
+            _offer_action(screen, state, report.lone, collects=False)
         return screen.at("board")
     screen.passed.append("board")
     if report.ties:

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from itertools import permutations, product
+from typing import Any, NamedTuple
 
 from rules import (
     Building,
@@ -21,7 +22,42 @@ from rules import (
 from rules.components import whole_game_buildings
 
 from .draft import Draft
-from .stages import MAX_CHIP, SCREENS, STAGES
+from .stages import MAX_CHIP, MAX_WHOLE_ORDERS, MAX_WHOLE_TAKES, SCREENS, STAGES
+
+
+class WholeTake(NamedTuple):
+    """A collector's whole take, tapped as one chip: each kind with its count, and its icons one by one."""
+
+    parts: tuple[tuple[Reward, int], ...]
+
+    @property
+    def icons(self) -> list[Reward]:
+        return [reward for reward, count in self.parts for _ in range(count)]
+
+    @property
+    def op(self) -> str:
+        """The chip's op: ``take:all:green-square=2+blue-circle=1``."""
+        return "take:all:" + "+".join(f"{reward.value}={count}" for reward, count in self.parts)
+
+
+def mixed_takes(left: list[tuple[Reward, int]], room: int, most: int) -> list[WholeTake] | None:
+    """Every way to take exactly ``room`` tokens from the pool ``left`` (kinds in order) that mixes two kinds
+    or more, in the pool's order; ``None`` once there are more than ``most``."""
+    takes: list[WholeTake] = []
+
+    def extend(start: int, parts: tuple[tuple[Reward, int], ...], rest: int) -> bool:
+        if rest == 0:
+            if len(parts) > 1:
+                takes.append(WholeTake(parts))
+            return len(takes) <= most
+        for number in range(start, len(left)):
+            reward, count = left[number]
+            for taken in range(min(count, rest), 0, -1):
+                if not extend(number + 1, (*parts, (reward, taken)), rest - taken):
+                    return False
+        return True
+
+    return takes if extend(0, (), room) else None
 
 
 @dataclass
@@ -142,6 +178,43 @@ class Screen:
             for reward, left in self.turn.left.items()
             if left
         ]
+
+    @property
+    def whole_orders(self) -> list[tuple[str, tuple[str, ...]]]:
+        """The closer's tie-break in one tap, before any tied player is tapped, when it would take more than one
+        tap (a tie of three, or two ties) and the orders are few: each as its op and the whole order."""
+        report, tie = self.report, self.tie
+        if report is None or tie is None or tie.chosen or len(tie.undecided) < 3:
+            return []
+        groups = [list(permutations(level)) if len(level) > 1 else [level] for level in report.levels]
+        orders = [tuple(player for level in levels for player in level) for levels in product(*groups)]
+        if len(orders) > MAX_WHOLE_ORDERS:
+            return []
+        tied = {player for level in report.ties for player in level}
+        return [
+            ("tie:all:" + ".".join(self.seat[player] for player in order if player in tied), order) for order in orders
+        ]
+
+    @property
+    def answered_after_board(self) -> bool:
+        """Whether the board is open again ("Change") after the resolution's first question was answered: the
+        board then ends with "Done", keeping the later answers that still hold, instead of asking again."""
+        if self.stage != "board" or self.report is None:
+            return False
+        if self.report.ties:
+            return "order" in self.event
+        if self.report.lone is not None:
+            return "lone_choice" in self.event
+        return "action" in self.draft.done and self.recipient is not None
+
+    @property
+    def whole_takes(self) -> list[WholeTake]:
+        """The current collector's whole takes that mix kinds, one chip each, before any token is tapped, when
+        they are few (a take of one kind is already one chip of its row)."""
+        if self.turn is None or self.draft.partial or self.turn.may_take < 2:
+            return []
+        left = [(reward, count) for reward, count in self.turn.left.items() if count]
+        return mixed_takes(left, self.turn.may_take, MAX_WHOLE_TAKES) or []
 
     @property
     def all_rewards(self) -> list[Reward]:

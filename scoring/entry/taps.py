@@ -123,6 +123,8 @@ def _apply_op(screen: Screen, op: str, form: dict[str, str]) -> None:
             _cycle_building(screen, _player(screen, player), Building(_choice(building, Building)))
         case "tie", ["clear"]:
             draft.chosen = []
+        case "tie", ["all", _seats]:
+            _tie_all(screen, op)
         case "tie", [seat]:
             _tie(screen, _player(screen, seat))
         case "action", ["none"]:
@@ -134,6 +136,8 @@ def _apply_op(screen: Screen, op: str, form: dict[str, str]) -> None:
             event["special_action"] = {"action": _choice(kind, SpecialActionKind)}
         case "detail", [key, value]:
             _detail(screen, key, value)
+        case "take", ["all", take]:
+            _take_all(screen, take)
         case "take", [reward, count]:
             _take(screen, Reward(_choice(reward, Reward)), _bounded(posted_whole(count), signed=False))
         case "card", ["specific", reward]:
@@ -253,6 +257,14 @@ def _tie(screen: Screen, player: str) -> None:
         screen.event["order"], screen.draft.chosen = list(tie.order), []
 
 
+def _tie_all(screen: Screen, op: str) -> None:
+    """The closer's whole tie-break in one tap (a button of :attr:`Screen.whole_orders`)."""
+    order = dict(screen.whole_orders).get(op)
+    if order is None:
+        raise BadOp(_("That button is out of date; here is the current step."))
+    screen.event["order"], screen.draft.chosen = list(order), []
+
+
 def _choose_action(screen: Screen) -> None:
     """Choosing an action where a lone player is asked is their choice of the special action too."""
     if screen.stage == "lone":
@@ -266,6 +278,18 @@ def _take(screen: Screen, reward: Reward, count: int) -> None:
         player = screen.turn.player if screen.turn else ""
         raise BadOp(_("%(player)s may not take another of these.") % {"player": player})
     _set_count(screen.draft.partial, reward.value, count)
+
+
+def _take_all(screen: Screen, take: str) -> None:
+    """The current collector's whole take in one tap (a chip of :attr:`Screen.whole_takes`), before any
+    token of theirs is tapped: ``green-square=2+blue-circle=1``."""
+    if screen.turn is None or screen.draft.partial:
+        raise BadOp(_("That button is out of date; here is the current step."))
+    offered = {whole.op: whole for whole in screen.whole_takes}
+    whole = offered.get(f"take:all:{take}")
+    if whole is None:
+        raise BadOp(_("That button is out of date; here is the current step."))
+    screen.draft.partial = {reward.value: count for reward, count in whole.parts}
 
 
 def _toggle_icon(draft: Draft, reward: Reward) -> None:
@@ -366,6 +390,9 @@ def _action_complete(screen: Screen, state: GameState) -> bool:
         return False
     kind = SpecialActionKind(action["action"])
     holders = screen.options.holders if screen.options else {}
+    if kind is SpecialActionKind.GIFTS:  # a player who holds one kind only has nothing to choose: filled in
+        forced = {giver: gifts[0].value for giver, gifts in holders.items() if len(gifts) == 1}
+        action["from"] = forced | action.get("from", {})
     if kind is SpecialActionKind.GIFTS and set(action.get("from", {})) != set(holders):
         return False
     if kind is SpecialActionKind.TRADE and not {"with", "give", "get"} <= set(action):

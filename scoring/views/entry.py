@@ -361,7 +361,8 @@ def _to_game(request: HtmxHttpRequest, game: Game) -> HttpResponse:
 
 def _draws_objectives(request: HtmxHttpRequest, game: Game, screen: Screen) -> bool:
     """Whether the saved event's special action had this phone's player draw new objective cards (they draw 2
-    and discard 2: their cards are the next thing to enter)."""
+    and discard 2: their cards are the next thing to enter) and their cards are entered as the game goes (some
+    are entered already; a table that enters its cards at the end would only tap "Back")."""
     action = screen.event.get("special_action")
     me = my_seat(request, game)
     return (
@@ -369,6 +370,7 @@ def _draws_objectives(request: HtmxHttpRequest, game: Game, screen: Screen) -> b
         and action.get("action") == SpecialActionKind.NEW_OBJECTIVES.value
         and me is not None
         and (screen.recipient or screen.event.get("player")) == me.name
+        and game.events.filter(data__type=EventType.OBJECTIVES, data__player=me.name).exists()
     )
 
 

@@ -92,11 +92,16 @@ def seats(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
 
 def _cards_first(game: Game, player: str) -> bool:
     """Whether a phone that has just become ``player`` goes straight to entering their objective cards: the
-    game is in round 1 and they have entered none (at the table, the cards are dealt before the first turn)."""
+    game is in round 1, they have entered none, and the table enters its cards now (another player's are
+    entered). Otherwise the game page offers them in one tap ("My objective cards"): a table that enters its
+    cards at the end would pay a "Back" on every phone."""
     if not game.is_playing or not game.is_okanagan:
         return False
     try:
         state = states.current(game).state
     except RecordError:  # only a database edited by hand gets here: the game page says what is wrong
         return False
-    return state.round == 1 and not game.events.filter(data__type=EventType.OBJECTIVES, data__player=player).exists()
+    if state.round != 1:
+        return False
+    entered = set(game.events.filter(data__type=EventType.OBJECTIVES).values_list("data__player", flat=True))
+    return bool(entered) and player not in entered

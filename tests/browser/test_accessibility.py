@@ -21,7 +21,7 @@ from scoring.calculators import CALCULATORS
 from scoring.log import NewGame, change_log, create_game, create_games, create_sheet_game
 from scoring.models import Game, Group, Seat
 
-from .test_play_on_a_phone import cell, chip, closer, in_entry, score_a_territory, tap, tie, why, why_saved
+from .test_play_on_a_phone import cell, chip, closer, in_entry, score_a_territory, tap, why, why_saved
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -154,16 +154,12 @@ def tour(page: Any, base: str, name: str, check: Callable[[str], None], table_on
     closer(page, "Red")
     page.get_by_role("button", name="blue circle: 0", exact=True).click()  # an icon of another colour: one tap
     expect(page.get_by_role("button", name="blue circle: 1", exact=True)).to_be_visible()
-    expect(
-        page.locator("#wizard div.next.answer").get_by_role(
-            "group",
-            name="Players tie: Red, who closed the territory, chooses their order. Tap them from first to last.",
-        )
-    ).to_be_visible()
-    stage("board (filled in, the tie asked at its bottom, an icon of another colour)")
-    tie(page, "Red")  # the first answer ends the board
-    stage("order (a tie, one player tapped)")
-    tie(page, "White")  # Yellow, the last, goes by itself
+    orders = page.locator("#wizard div.next.answer").get_by_role(
+        "group", name="Players tie: Red, who closed the territory, chooses their order:"
+    )
+    expect(orders).to_be_visible()
+    stage("board (filled in, the tie's whole orders at its bottom, an icon of another colour)")
+    in_entry(page, "Red > White > Yellow", orders)  # a tie of three: one tap orders it and ends the board
     stage("action")
     tap(page, "A gold nugget")
     stage("picks")

@@ -223,9 +223,8 @@ def test_a_whole_two_player_game_to_the_final_scores(live_server: Any, phone: An
     phone.get_by_label("First player").fill("Ann")
     phone.get_by_label("Second player").fill("Ben")
     tap(phone, "Start the game")
-    tap(phone, "I am Ann")  # this phone is Ann's: on to her cards first, which she enters later
-    expect(phone.locator("#wizard fieldset[data-stage=cards]")).to_be_visible()
-    phone.get_by_role("link", name="Back to the game").click()
+    tap(phone, "I am Ann")  # this phone is Ann's; no card is entered at the table yet: the game page
+    expect(phone.locator("#my-cards").get_by_role("link", name="My objective cards")).to_be_visible()  # later
 
     score_a_territory(phone, "Forest")
     # This phone is Ann's: she is proposed as who closed it.
@@ -251,7 +250,7 @@ def test_a_whole_two_player_game_to_the_final_scores(live_server: Any, phone: An
     expect(boards.nth(0).locator("svg[aria-label='green circle']")).to_have_count(1)
     expect(boards.nth(1).locator("svg[aria-label='blue circle']")).to_have_count(1)
 
-    phone.get_by_role("link", name="Objective cards").click()  # Ann's own: no "who?"
+    phone.get_by_role("link", name="Objective cards", exact=True).click()  # Ann's own: no "who?"
     expect(phone.locator("#wizard fieldset[data-stage=cards]")).to_be_visible()
     phone.get_by_role("button", name="green square", exact=True).click()
     expect(phone.get_by_role("button", name="green square", exact=True)).to_have_attribute("aria-pressed", "true")
@@ -314,7 +313,6 @@ def test_a_territory_saved_by_its_last_pick_is_shown_first_and_undone_in_one_tap
     game = a_table(phone, live_server.url, "maya", ("Maya", "Theo"))
     phone.goto(f"{live_server.url}/games/{game.pk}/")
     tap(phone, "I am Maya")
-    phone.get_by_role("link", name="Back to the game").click()
     score_a_territory(phone, "Lake")
     chip(phone, "blue circle", 2)
     chip(phone, "blue square", 1)

@@ -43,3 +43,21 @@ def test_the_robot_plays_a_record_to_the_same_final_scores(browser: Any, record:
     assert totals["territories"] == territories
     assert totals["taps"] == sum(part["taps"] for part in report["events"]) > 0
     assert not territories or totals["territory_taps"]["min"] > 0
+
+
+def test_the_dense_game_stays_within_issue_23_s_tap_targets(browser: Any) -> None:
+    """The dense 4-player game (16 territories, 3–4 players building in most, ties of two and three, every
+    special action): a median of at most 10 taps per territory, none over 16, at most 200 event taps."""
+    record = "tests/data/okanagan-dense-four-players.json"
+    run = subprocess.run(
+        [sys.executable, "bench/play_record.py", "--totals", record],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
+    assert run.returncode == 0, run.stderr
+    totals = json.loads(run.stdout)["totals"]
+    taps = totals["territory_taps"]
+    assert totals["territories"] == 16
+    assert taps["median"] <= 10 and taps["max"] <= 16 and totals["event_taps"] <= 200, totals

@@ -22,11 +22,10 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 def seated(page: Any, base: str, game: Game, player: str) -> None:
-    """``page`` is ``player``'s phone, back on the game page (claiming a seat in round 1 opens one's cards:
-    a quick-count table enters them with the count)."""
+    """``page`` is ``player``'s phone, on the game page (no card is entered at the table: claiming a seat stays
+    there; a quick-count table enters the cards with the count)."""
     page.goto(f"{base}/games/{game.pk}/")
     tap(page, f"I am {player}")
-    page.get_by_role("link", name="Back to the game").click()
     expect(page.locator("#quick-count")).to_be_visible()
 
 

@@ -69,12 +69,12 @@ def test_each_phone_claims_its_player_and_the_others_see_it_live(live_server: An
 def test_cards_stay_on_their_player_s_phone(live_server: Any, phone: Any, browser: Any) -> None:
     game = a_table(phone, live_server.url, "maya", ("Maya", "Theo"))
     phone.goto(f"{live_server.url}/games/{game.pk}/")
-    tap(phone, "I am Maya")
-    phone.get_by_role("link", name="Back to the game").click()  # she enters her cards later
+    tap(phone, "I am Maya")  # she enters her cards later: her phone stays on the game page
     theo = joined(browser, live_server.url, game)
     tap(theo, "I am Theo")
 
-    # Claiming his seat led Theo to his own cards: no "who?" step.
+    # No card is entered at the table yet: Theo's cards are one tap away, his own: no "who?" step.
+    theo.locator("#my-cards").get_by_role("link", name="My objective cards").click()
     expect(theo.locator("#wizard fieldset[data-stage=cards]")).to_be_visible()
     tap(theo, "card of one black hexagon")  # a card of one icon: one tap
     tap(theo, "Save these cards")
@@ -97,7 +97,7 @@ def test_cards_stay_on_their_player_s_phone(live_server: Any, phone: Any, browse
     expect(watcher.locator("svg[aria-label='black hexagon']")).to_have_count(0)
     # On Theo's phone, the cards he holds are proposed when he enters them again.
     theo.goto(f"{live_server.url}/games/{game.pk}/")
-    theo.get_by_role("link", name="Objective cards").click()
+    theo.get_by_role("link", name="Objective cards", exact=True).click()
     expect(theo.get_by_role("button", name="Remove Specific reward (3 VP each) black hexagon")).to_be_visible()
     # A card whose icons are tapped is saved with "Save these cards" too, without "Add this card".
     theo.get_by_role("button", name="blue circle", exact=True).click()
@@ -107,7 +107,7 @@ def test_cards_stay_on_their_player_s_phone(live_server: Any, phone: Any, browse
     tap(theo, "Save these cards")
     saved(theo, game, 1, "objectives kept by Theo")
     expect(watcher.get_by_text("2 objective cards (hidden)")).to_be_visible(timeout=15000)
-    theo.get_by_role("link", name="Objective cards").click()
+    theo.get_by_role("link", name="Objective cards", exact=True).click()
     expect(theo.get_by_role("button", name="Remove Specific reward (3 VP each) black hexagon")).to_be_visible()
     expect(theo.get_by_role("button", name="Remove Territory set (5 VP) blue square blue circle")).to_be_visible()
     for page in (theo, watcher):
@@ -142,12 +142,14 @@ def test_the_log_and_the_end_reach_every_phone_and_the_spectators(live_server: A
 
 
 def test_a_claimed_seat_leads_to_one_s_cards_kept_after_round_1_in_one_tap(live_server: Any, phone: Any) -> None:
-    """Issue 12: "I am Maya" opens her cards; a full set is one tap, the next card's first icon starts it,
-    and after round 1 "Keep my 3 cards" saves the cards she holds."""
+    """Issue 12: "I am Maya" leads to her cards (one tap on the game page when nobody's are entered yet, else
+    straight there); a full set is one tap, the next card's first icon starts it, and after round 1 "Keep my
+    3 cards" saves the cards she holds."""
     refused = csp_violations(phone)
     game = a_table(phone, live_server.url, "maya", ("Maya", "Theo"))
     phone.goto(f"{live_server.url}/games/{game.pk}/")
     tap(phone, "I am Maya")
+    phone.locator("#my-cards").get_by_role("link", name="My objective cards").click()
     expect(phone.locator("#wizard fieldset[data-stage=cards]")).to_be_visible()
     full_sets = phone.get_by_role("group", name="A full set card in one tap:").get_by_role("button")
     expect(full_sets).to_have_count(7)
@@ -188,7 +190,6 @@ def test_a_territory_saved_by_its_last_pick_reaches_another_phone_s_log_within_a
     game = a_table(phone, live_server.url, "maya", ("Maya", "Theo"))
     phone.goto(f"{live_server.url}/games/{game.pk}/")
     tap(phone, "I am Maya")
-    phone.get_by_role("link", name="Back to the game").click()
     theo = joined(browser, live_server.url, game)
     expect(theo.locator("#game details.card")).to_have_count(0)
 

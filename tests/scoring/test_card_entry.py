@@ -10,7 +10,7 @@ from scoring.log import replay_game
 from scoring.models import Game
 
 from .conftest import Entry
-from .test_game_pages import add_events
+from .test_game_pages import FOREST, add_events
 
 WHITE, RED, YELLOW = 0, 1, 2
 SPECIFIC = {"kind": "specific", "rewards": ["blue-circle"]}
@@ -128,7 +128,21 @@ def test_a_forged_full_set_is_out_of_date_not_a_crash(member_client: Client, gam
 # A claimed seat leads to one's cards --------------------------------------------------------------------------
 
 
-def test_claiming_a_seat_in_round_1_leads_to_one_s_cards(guest_client: Client, game: Game) -> None:
+def test_claiming_a_seat_in_round_1_leads_to_the_game_with_one_s_cards_one_tap_away(
+    guest_client: Client, game: Game
+) -> None:
+    # Nobody's cards are entered yet: the table may enter them at the end, where a "Back" would be a tap lost.
+    assert claim(guest_client, game, RED) == f"/games/{game.pk}/"
+    page = guest_client.get(f"/games/{game.pk}/").content.decode()
+    prompt = page[page.index('id="my-cards"') : page.index('id="my-cards"') + 1200]
+    assert "are not entered yet" in prompt and "button big wide" in prompt  # no territory scored yet: big
+    assert f'href="/games/{game.pk}/events/new/objectives/"' in prompt and "My objective cards" in prompt
+
+
+def test_claiming_a_seat_in_round_1_leads_to_one_s_cards_once_the_table_enters_them(
+    guest_client: Client, game: Game
+) -> None:
+    add_events(game, {"type": "objectives", "player": "White", "cards": [SPECIFIC]})
     url = claim(guest_client, game, RED)
     assert url == f"/games/{game.pk}/events/new/objectives/"
     entry = Entry(guest_client, url)
@@ -149,6 +163,19 @@ def test_claiming_a_seat_after_round_1_leads_to_the_game(guest_client: Client, g
 def test_another_player_s_cards_do_not_count_as_one_s_own(guest_client: Client, game: Game) -> None:
     add_events(game, {"type": "objectives", "player": "White", "cards": [SPECIFIC]})
     assert claim(guest_client, game, RED) == f"/games/{game.pk}/events/new/objectives/"
+
+
+def test_new_objectives_lead_to_one_s_cards_only_when_they_are_entered_as_the_game_goes(
+    guest_client: Client, game: Game
+) -> None:
+    claim(guest_client, game, RED)
+    volcano = f"/games/{game.pk}/events/new/volcano/"
+    entry = Entry(guest_client, volcano).tap("action:new_objectives")  # no card of Red's entered: the game
+    assert entry.saved_to == f"/games/{game.pk}/?saved=0"
+    game.refresh_from_db()
+    add_events(game, {"type": "objectives", "player": "Red", "cards": [SPECIFIC]})
+    entry = Entry(guest_client, volcano).tap("action:new_objectives")  # Red's cards change: on to them
+    assert entry.saved_to == f"/games/{game.pk}/events/new/objectives/"
 
 
 # One's cards kept after round 1 in one tap ------------------------------------------------------------------------
@@ -208,6 +235,18 @@ def test_a_player_holding_no_card_is_not_offered_to_keep_none(guest_client: Clie
     claim(guest_client, game, RED)
     page = guest_client.get(f"/games/{game.pk}/").content.decode()
     assert 'id="redraw"' in page and "Keep my" not in page and "My objective cards" in page
+
+
+def test_the_cards_prompt_is_a_small_one_once_the_round_is_under_way(guest_client: Client, game: Game) -> None:
+    # A table that enters its cards at the end is not shown a big button through all of round 2.
+    after_round_1(game, [SPECIFIC])
+    claim(guest_client, game, RED)
+    page = guest_client.get(f"/games/{game.pk}/").content.decode()
+    assert 'class="card stage" id="redraw"' in page and 'button class="big wide">Keep my 1 card' in page
+    add_events(game, FOREST)
+    page = guest_client.get(f"/games/{game.pk}/").content.decode()
+    prompt = page[page.index('id="redraw"') : page.index("</form>", page.index('id="redraw"'))]
+    assert 'class="cards-later"' in page and "big" not in prompt and "Keep my 1 card" in prompt
 
 
 def test_keeping_on_a_stale_page_is_refused_with_the_new_state(guest_client: Client, game: Game) -> None:

@@ -301,3 +301,15 @@ def test_a_buildings_cell_goes_back_to_none_past_what_the_players_buildings_can_
     assert entry.response.status_code == 200 and entry.draft["event"].get("buildings", {}) == {}
     entry.tap("cycle:buildings:1:farm", times=2)  # Red has both farms
     assert entry.draft["event"]["buildings"] == {"Red": {"farm": 2}}
+
+
+def test_a_giver_holding_one_kind_only_gives_it_without_a_tap(member_client: Client, game: Game) -> None:
+    change_log(
+        game, game.revision, lambda events: [FOREST, {"type": "beaver_dam", "player": "Red", "reward": "black-square"}]
+    )
+    entry = new(member_client, game, "volcano").tap(f"set:player:{WHITE}").tap("action:gifts")
+    assert entry.stage == "action" and entry.draft["event"]["special_action"]["from"] == {"Red": "black-square"}
+    assert f'value="detail:gift:{RED}=' not in entry.html and f'value="detail:gift:{YELLOW}=green-circle"' in entry.html
+    entry.tap(f"detail:gift:{YELLOW}=green-circle")  # the last choice: saved
+    assert entry.saved_to == f"/games/{game.pk}/?saved=2"
+    assert game.events.get(index=2).data["special_action"]["from"] == {"Red": "black-square", "Yellow": "green-circle"}

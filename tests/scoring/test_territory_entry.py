@@ -219,3 +219,71 @@ def test_icons_of_other_colours_are_one_tap_each_and_clear_at_once(member_client
     assert 'aria-label="blue circle: 2"' in entry.html and "Clear them" in entry.html
     entry.tap("clear:other-rewards")
     assert entry.draft["event"]["rewards"] == {"green-square": 2} and "Clear them" not in entry.html
+
+
+def test_a_collector_s_take_of_several_kinds_is_one_chip(member_client: Client, game: Game) -> None:
+    """White may take 4 of 3 squares, 2 circles and a hexagon: 5 takes mix kinds, each offered as one chip of its
+    icons (■■■●); one tap ends White's turn, Yellow's 2 of the 2 left fill in, and the territory saves."""
+    entry = enter_forest(member_client, game).tap("reopen:picks")
+    assert entry.html.count('value="take:all:') == 5
+    assert 'aria-label="3 × green square + 1 × green circle"' in entry.html
+    entry.tap("take:all:green-square=3+green-circle=1")
+    assert entry.saved_to == f"/games/{game.pk}/?saved=0"
+    assert game.events.get().data["picks"] == {
+        "White": {"green-square": 3, "green-circle": 1},
+        "Yellow": {"green-circle": 1, "green-hexagon": 1},
+    }
+
+
+def test_a_whole_take_not_offered_is_out_of_date(member_client: Client, game: Game) -> None:
+    entry = enter_forest(member_client, game)  # 3 squares tapped: no whole take is offered any more
+    assert 'value="take:all:' not in entry.html
+    for take in ("green-square=3+green-circle=1", "green-square=4", "green-square=2+green-circle=1", "x=1+y", ""):
+        entry.tap(f"take:all:{take}")
+        assert entry.response.status_code == 422 and "That button is out of date" in entry.html
+        assert entry.draft["partial"] == {"green-square": 3}
+    entry.tap("reopen:picks").tap("take:all:green-square=1+green-circle=1")  # 2 of the 4 White may take
+    assert entry.response.status_code == 422 and entry.draft["partial"] == {}
+
+
+def test_change_on_the_board_keeps_the_tie_and_the_action_with_one_done(member_client: Client, game: Game) -> None:
+    """The board opened again after the tie and the special action: it ends with "Done", not with the tie
+    question and the action again (the tie question could not even be answered: the order was kept)."""
+    entry = enter_forest(member_client, game).tap("reopen:board")
+    assert entry.stage == "board" and 'value="done:board"' in entry.html
+    assert 'id="tie-question"' not in entry.html and 'value="action:gold_nugget"' not in entry.html
+    entry.tap("count:rewards:green-hexagon:2").tap("done:board")
+    assert entry.stage == "picks" and entry.draft["event"]["order"] == ["White", "Yellow", "Red"]
+    assert entry.draft["event"]["special_action"] == {"action": "gold_nugget"}
+    assert entry.draft["event"]["rewards"]["green-hexagon"] == 2
+
+
+def test_a_tie_of_three_is_ordered_in_one_tap(member_client: Client, game: Game) -> None:
+    """White, Red and Yellow tie with a warehouse each: 6 orders, each one button; one tap orders all three."""
+    entry = Entry(member_client, f"/games/{game.pk}/events/new/territory/?territory=forest")
+    entry.tap("set:closed_by:1").tap("count:rewards:green-square:3")
+    for seat in range(3):
+        entry.tap(f"cycle:buildings:{seat}:warehouse")
+    assert entry.html.count('value="tie:all:') == 6 and ">Red > White > Yellow<" in entry.html
+    entry.tap("tie:all:1.0.2")
+    assert entry.stage == "action" and entry.draft["event"]["order"] == ["Red", "White", "Yellow"]
+    for forged in ("tie:all:1.0", "tie:all:0.0.2", "tie:all:x"):
+        assert Entry(member_client, f"/games/{game.pk}/events/new/territory/").tap(forged).response.status_code == 422
+
+
+def test_a_tie_of_two_is_one_tap_already_and_offers_no_whole_orders(member_client: Client, game: Game) -> None:
+    entry = enter_forest(member_client, game).tap("reopen:order")
+    assert entry.stage == "order" and 'value="tie:all:' not in entry.html
+    entry.tap("tie:all:2.1")
+    assert entry.response.status_code == 422 and "order" not in entry.draft["event"]
+
+
+def test_a_lone_player_s_special_action_is_tapped_on_the_board(member_client: Client, game: Game) -> None:
+    """The action itself is the lone player's choice too: one tap instead of "The special action" then it."""
+    entry = Entry(member_client, f"/games/{game.pk}/events/new/territory/?territory=lake")
+    entry.tap("set:closed_by:1").tap("count:rewards:blue-circle:2").tap("cycle:buildings:1:silo")
+    assert entry.stage == "board" and "Or Red takes a special action instead of the rewards:" in entry.html
+    entry.tap("action:gold_nugget")
+    assert entry.saved_to == f"/games/{game.pk}/?saved=0"
+    event = game.events.get().data
+    assert event["lone_choice"] == "special_action" and event["special_action"] == {"action": "gold_nugget"}
