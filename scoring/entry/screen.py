@@ -18,6 +18,7 @@ from rules import (
     TieOrder,
     full_set_card,
 )
+from rules.components import round_one_buildings
 
 from .draft import Draft
 from .stages import MAX_CHIP, SCREENS, STAGES
@@ -35,8 +36,14 @@ class Screen:
     """A correction's note as typed, shown again when the tap was refused, so that nothing typed is lost."""
     report: InfluenceReport | None = None
     room: dict[str, dict[Building, int]] = field(default_factory=dict)
-    """A territory: how many more territories each type of each player's buildings can count in over the game
-    (a cell of the buildings grid goes back to none past it)."""
+    """A territory: how many buildings of each type each player can show around it (what they have at this
+    point of the game, within what their buildings can still count in over the game: a cell of the buildings
+    grid goes back to none past it; with none left, a tap is refused with the reason)."""
+    round: int = 1
+    """The game's round: in round 1 the buildings grid says what round 1 gives each player."""
+    error_at: str = ""
+    """The tap (its op) that ``error`` refuses, when it is a cell of the buildings grid: the reason is shown
+    next to that cell, where the player looks."""
     tie: TieOrder | None = None
     """The closer's tie-break as tapped so far, while it is being entered."""
     recipient: str | None = None
@@ -53,6 +60,19 @@ class Screen:
     repaired: bool = False
     """The draft did not hold against the game (another phone changed it): the stage shown is to do again,
     ``error`` says why, and the draft was changed to match."""
+
+    @property
+    def round_one_buildings(self) -> list[tuple[Building, int]]:
+        """In round 1, what round 1 gives each player (the buildings grid's cap, said above it); else none."""
+        return list(round_one_buildings(len(self.players)).items()) if self.round == 1 else []
+
+    @property
+    def error_row(self) -> int | None:
+        """The seat whose row of the buildings grid the refused tap was in (its reason goes under that row)."""
+        parts = self.error_at.split(":")
+        if self.error and len(parts) == 4 and parts[:2] == ["cycle", "buildings"] and parts[2].isdigit():
+            return int(parts[2])
+        return None
 
     @property
     def event(self) -> dict[str, Any]:

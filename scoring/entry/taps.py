@@ -209,9 +209,9 @@ def _set_count(counts: dict[str, int], key: str, count: int) -> None:
 
 
 def _cycle_building(screen: Screen, player: str, building: Building) -> None:
-    """One more of ``building`` for ``player``; past what a player has in a whole game, or what their
-    buildings of that type can still count in after the earlier territories, back to none (with no room at
-    all, the tap is refused with the reason)."""
+    """One more of ``building`` for ``player``; past what a player has at this point of the game (in round 1,
+    the round-1 buildings), or what their buildings of that type can still count in after the earlier
+    territories, back to none (with no room at all, the tap is refused with the reason)."""
     counts = screen.event.setdefault("buildings", {}).setdefault(player, {})
     count = counts.get(building.value, 0)
     most = whole_game_buildings(len(screen.players))[building]

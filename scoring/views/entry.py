@@ -130,6 +130,7 @@ def _entry(request: HtmxHttpRequest, game: Game, start: Draft, editing: int | No
     form = {key: request.POST.get(key, "") for key in request.POST}
     if op and op != "save" and not stale:
         screen = tap(screen, op, form, state, index)
+        screen.error_at = op if screen.error else ""  # a refused cell's reason goes next to the cell
         saving = _completes(screen, op, editing)
     else:
         saving = op == "save" and not stale
@@ -257,7 +258,12 @@ def _save(
             ) % {"index": editing}
             return screen
         except RecordError as error:
-            screen.error = _("This change would make a later event invalid: %(error)s") % {"error": error_text(error)}
+            if editing is None:  # checked against the game as it is: only a full log refuses it here
+                screen.error = error_text(error)
+            else:
+                screen.error = _("This change would make a later event invalid: %(error)s") % {
+                    "error": error_text(error)
+                }
             return screen
     screen.error = _("The game changed on another phone: check this step against the new state, then save.")
     return screen

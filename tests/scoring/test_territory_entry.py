@@ -114,11 +114,23 @@ def test_changing_the_reward_icons_keeps_the_buildings(member_client: Client, ga
 
 
 def test_a_building_cell_counts_up_to_the_supply_then_back_to_none(member_client: Client, game: Game) -> None:
+    # round 1 gives a player 1 farm and 3 warehouses with 3 players: the cell goes back to none past them
     entry = Entry(member_client, f"/games/{game.pk}/events/new/territory/?territory=lake")
-    entry.tap("cycle:buildings:0:farm", times=2)
-    assert entry.draft["event"]["buildings"] == {"White": {"farm": 2}}  # a player has 2 farms with 3 players
+    assert "Round 1 gives each player: 1 × farm, 3 × warehouse, 2 × silo." in entry.html
+    entry.tap("cycle:buildings:0:farm")
+    assert entry.draft["event"]["buildings"] == {"White": {"farm": 1}}
     entry.tap("cycle:buildings:0:farm")
     assert entry.draft["event"]["buildings"] == {}
+    entry.tap("cycle:buildings:0:warehouse", times=3)
+    assert entry.draft["event"]["buildings"] == {"White": {"warehouse": 3}}
+    # the whole game's: a player has 2 farms with 3 players
+    change_log(game, game.revision, lambda events: [{"type": "round_end"}])
+    entry = Entry(member_client, f"/games/{game.pk}/events/new/territory/?territory=lake")  # the entry kept
+    assert "Round 1 gives each player" not in entry.html
+    entry.tap("cycle:buildings:0:farm", times=2)
+    assert entry.draft["event"]["buildings"] == {"White": {"farm": 2, "warehouse": 3}}
+    entry.tap("cycle:buildings:0:farm")
+    assert entry.draft["event"]["buildings"] == {"White": {"warehouse": 3}}
 
 
 def test_next_asks_who_closed_the_territory_on_a_phone_that_is_nobody(member_client: Client, game: Game) -> None:
