@@ -18,7 +18,6 @@ from rules import (
     TieOrder,
     full_set_card,
 )
-from rules.components import round_one_buildings
 
 from .draft import Draft
 from .stages import MAX_CHIP, SCREENS, STAGES
@@ -40,10 +39,13 @@ class Screen:
     point of the game, within what their buildings can still count in over the game: a cell of the buildings
     grid goes back to none past it; with none left, a tap is refused with the reason)."""
     round: int = 1
-    """The game's round: in round 1 the buildings grid says what round 1 gives each player."""
-    error_at: str = ""
-    """The tap (its op) that ``error`` refuses, when it is a cell of the buildings grid: the reason is shown
-    next to that cell, where the player looks."""
+    """The game's round: in round 1 a cell of the buildings grid goes back to none past what round 1 gives."""
+    note: str = ""
+    """Why the tapped cell of the buildings grid went back to none before the whole game's supply (what round 1
+    gives, or what the player's buildings can still count in)."""
+    cell_op: str = ""
+    """The tap (its op) on a cell of the buildings grid that ``error`` refuses or ``note`` explains: said next
+    to that cell, where the player looks."""
     tie: TieOrder | None = None
     """The closer's tie-break as tapped so far, while it is being entered."""
     recipient: str | None = None
@@ -62,15 +64,11 @@ class Screen:
     ``error`` says why, and the draft was changed to match."""
 
     @property
-    def round_one_buildings(self) -> list[tuple[Building, int]]:
-        """In round 1, what round 1 gives each player (the buildings grid's cap, said above it); else none."""
-        return list(round_one_buildings(len(self.players)).items()) if self.round == 1 else []
-
-    @property
-    def error_row(self) -> int | None:
-        """The seat whose row of the buildings grid the refused tap was in (its reason goes under that row)."""
-        parts = self.error_at.split(":")
-        if self.error and len(parts) == 4 and parts[:2] == ["cycle", "buildings"] and parts[2].isdigit():
+    def said_row(self) -> int | None:
+        """The seat whose row of the buildings grid the tap refused or explained was in (its reason goes under
+        that row)."""
+        parts = self.cell_op.split(":")
+        if (self.error or self.note) and len(parts) == 4 and parts[:2] == ["cycle", "buildings"] and parts[2].isdigit():
             return int(parts[2])
         return None
 

@@ -130,7 +130,7 @@ def _entry(request: HtmxHttpRequest, game: Game, start: Draft, editing: int | No
     form = {key: request.POST.get(key, "") for key in request.POST}
     if op and op != "save" and not stale:
         screen = tap(screen, op, form, state, index)
-        screen.error_at = op if screen.error else ""  # a refused cell's reason goes next to the cell
+        screen.cell_op = op  # a refused or capped cell's reason goes next to the cell
         saving = _completes(screen, op, editing)
     else:
         saving = op == "save" and not stale

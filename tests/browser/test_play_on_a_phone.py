@@ -179,7 +179,7 @@ def test_the_forest_example_through_the_ui(live_server: Any, phone: Any, browser
     expect(phone.get_by_text("White: 3 of 4 taken")).to_be_visible()
     # White has 1 more to take: 2 circles is more than allowed.
     take(phone, "green circle", 2)
-    expect(phone.get_by_role("alert")).to_have_text("White may not take another of these.")
+    expect(phone.get_by_role("alert")).to_have_text("White may not take another green circle.")
     expect(phone.get_by_text("White: 3 of 4 taken")).to_be_visible()
     phone.get_by_role("button", name="take 1 token: green circle", exact=True).click()
     # White's 4 taken: the turn ends by itself. Yellow may take 2, and the 2 left (no square: none is left in

@@ -12,7 +12,9 @@ from scoring.log import change_log
 from scoring.models import Game
 
 from .conftest import Entry
+from .test_territory_entry import enter_forest
 
+ALL_HEXAGONS = {"type": "adjust", "player": "Yellow", "rewards": {"green-hexagon": 12}, "nuggets": 0}
 NOTHING = {"type": "adjust", "player": "Red", "rewards": {}, "nuggets": 0}
 
 
@@ -50,3 +52,27 @@ def test_a_change_of_the_log_that_adds_past_the_cap_is_refused_and_one_that_does
     change_log(game, game.revision, lambda events: [{**NOTHING, "player": "White"}, *events[1:]])  # an edit
     change_log(game, game.revision, lambda events: events[:-1])  # an undo
     assert game.events.count() == MAX_EVENTS - 1
+
+
+def test_a_take_after_another_phones_save_ended_the_turn_names_the_player_and_the_token(
+    member_client: Client, game: Game
+) -> None:
+    """Was: "may not take another of these." (nobody named, no token)."""
+    forest = enter_forest(member_client, game)
+    assert forest.stage == "picks" and forest.field("collector") == "White"
+    assert forest.draft["partial"] == {"green-square": 3}
+    change_log(game, game.revision, lambda events: [ALL_HEXAGONS])  # another phone: White's last has no choice
+    forest.tap("take:green-hexagon:1", collector="White")
+    assert forest.response.status_code == 422 and forest.stage == "confirm"  # White's last token: the circle
+    assert "Not taken: green hexagon. White collects no more here (the game changed on another phone)." in forest.html
+
+
+def test_a_take_for_a_collector_whose_turn_it_no_longer_is_names_both_and_the_token(
+    member_client: Client, game: Game
+) -> None:
+    forest = enter_forest(member_client, game)
+    forest.tap("take:green-circle:1", collector="Yellow")  # a page that showed Yellow's turn
+    assert forest.response.status_code == 422 and forest.draft["partial"] == {"green-square": 3}
+    assert "Not taken for Yellow: green circle. It is White&#x27;s turn to collect now." in forest.html
+    forest.tap("take:green-circle:2", collector="White")
+    assert "White may not take another green circle." in forest.html
