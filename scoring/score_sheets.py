@@ -97,6 +97,14 @@ class LineForm(forms.Form):
         self.taken = taken or {}
         super().__init__(*args, **kwargs)
 
+    def _post_clean(self) -> None:
+        """The first field refused takes the focus, so that the phone shows it with its reason (the page
+        comes back at its top, the fields below)."""
+        super()._post_clean()
+        first = next((name for name in self.fields if name in self.errors), None)
+        if first is not None:
+            self.fields[first].widget.attrs["autofocus"] = True
+
     def entry(self) -> dict[str, Any]:
         """This player's part of the sheet document (without the name), from a valid form."""
         raise NotImplementedError

@@ -193,6 +193,10 @@ def test_3_6_typed_in_every_number_field_of_a_sheet_is_refused_next_to_that_fiel
         field.press_sequentially("3-6")  # typed, as on the phone's keyboard
     tap(phone, "Save Ann's line")
     expect(phone.get_by_role("alert")).to_have_text("Check the fields marked below.")
+    first = phone.get_by_label(labels[0], exact=True)
+    expect(first).to_be_focused()  # the phone shows the first field refused, its reason under it
+    first_error = phone.locator(".stepper-row").filter(has=first).locator(".errorlist")
+    expect(first_error).to_be_in_viewport()
     for label in labels:
         field = phone.get_by_label(label, exact=True)
         expect(field).to_have_value("3-6")  # kept as typed, to correct it
@@ -204,3 +208,22 @@ def test_3_6_typed_in_every_number_field_of_a_sheet_is_refused_next_to_that_fiel
     assert fits(phone)
     game = Game.objects.latest("pk")
     assert not game.seats.get(position=0).line_done
+
+
+def test_a_royal_order_card_refused_is_shown_with_its_reason_clear_of_the_save_bar(
+    live_server: Any, phone: Any
+) -> None:
+    base = live_server.url
+    group = a_group(phone, base, "wim")
+    start_sheet(phone, base, group, "Cooper Island", ("Ann", "Ben", "Cy"))
+    tap(phone, "I am Ann")
+    card = phone.get_by_label("Card 3", exact=True)
+    card.fill("")
+    card.press_sequentially("3-6")
+    tap(phone, "Save Ann's line")
+    expect(card).to_be_focused()  # the page opens on it
+    error = phone.locator(".stepper-row").filter(has=card).locator(".errorlist")
+    expect(error).to_have_text("Enter a whole number, such as 3.")
+    expect(error).to_be_in_viewport()
+    bar = phone.locator(".sticky-bottom")
+    assert error.bounding_box()["y"] + error.bounding_box()["height"] <= bar.bounding_box()["y"]  # type: ignore[index]
