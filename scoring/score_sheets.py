@@ -97,10 +97,10 @@ class LineForm(forms.Form):
         self.taken = taken or {}
         super().__init__(*args, **kwargs)
 
-    def _post_clean(self) -> None:
-        """The first field refused takes the focus, so that the phone shows it with its reason (the page
-        comes back at its top, the fields below)."""
-        super()._post_clean()
+    def full_clean(self) -> None:
+        """Check the line; the first field refused takes the focus, so that the phone shows it with its reason
+        (the page comes back at its top, the fields below)."""
+        super().full_clean()
         first = next((name for name in self.fields if name in self.errors), None)
         if first is not None:
             self.fields[first].widget.attrs["autofocus"] = True
