@@ -76,3 +76,22 @@ def test_a_take_for_a_collector_whose_turn_it_no_longer_is_names_both_and_the_to
     assert "Not taken for Yellow: green circle. It is White&#x27;s turn to collect now." in forest.html
     forest.tap("take:green-circle:2", collector="White")
     assert "White may not take another green circle." in forest.html
+
+
+def test_an_entry_of_round_2_whose_round_1_end_was_undone_on_another_phone_says_why_at_its_cell(
+    member_client: Client, game: Game
+) -> None:
+    """The table asks for the end of round 1 first: 4 warehouses around one territory are more than round 1
+    gives a player with 3 players (3), and the record would refuse that end after them."""
+    change_log(game, game.revision, lambda events: [{"type": "round_end"}])
+    entry = Entry(member_client, f"/games/{game.pk}/events/new/territory/?territory=lake")
+    entry.tap("cycle:buildings:1:warehouse", times=4)
+    assert entry.draft["event"]["buildings"] == {"Red": {"warehouse": 4}}
+    change_log(game, game.revision, lambda events: [])  # another phone undid the end of round 1
+    entry.tap("cycle:buildings:1:silo")
+    said = entry.html[entry.html.index('class="cell-said"') :]
+    assert entry.response.status_code == 422 and said.startswith(
+        'class="cell-said"><td colspan="5"><p class="error" role="alert">Red has 4 warehouses around this '
+        "territory, but round 1 gives a player 3 warehouses in a 3-player game: if round 1 is over, record its "
+        "end first</p>"
+    )
