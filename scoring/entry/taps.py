@@ -237,12 +237,9 @@ def _cap_reason(screen: Screen, player: str, building: Building, most: int) -> s
     or what their buildings of that type can still count in after the earlier territories."""
     what = label(building, "building")
     if screen.round == 1 and most == round_one_buildings(len(screen.players))[building]:
-        return ngettext(
+        return _(
             "Round 1 gives each player %(count)d × %(building)s: back to none. If round 1 is over, enter its end "
-            "first.",
-            "Round 1 gives each player %(count)d × %(building)s: back to none. If round 1 is over, enter its end "
-            "first.",
-            most,
+            "first."
         ) % {"count": most, "building": what}
     return ngettext(
         "%(player)s's %(building)s can be counted in %(count)d more territory only: back to none.",
