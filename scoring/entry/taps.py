@@ -238,8 +238,7 @@ def _cap_reason(screen: Screen, player: str, building: Building, most: int) -> s
     what = label(building, "building")
     if screen.round == 1 and most == round_one_buildings(len(screen.players))[building]:
         return _(
-            "Round 1 gives each player %(count)d × %(building)s: back to none. If round 1 is over, enter its end "
-            "first."
+            "Round 1 gives each player %(count)d × %(building)s: back to none. If round 1 is over, enter its end first."
         ) % {"count": most, "building": what}
     return ngettext(
         "%(player)s's %(building)s can be counted in %(count)d more territory only: back to none.",
