@@ -359,8 +359,8 @@ def counters(robot: Robot, bag: dict[str, int]) -> None:
             robot.tap("button", f"{sign} {reward_name(reward)}")
 
 
-def pressed(robot: Robot, name: str) -> bool:
-    return bool(robot.control("button", name).get_attribute("aria-pressed") == "true")
+def pressed(robot: Robot, name: str, within: Any = None) -> bool:
+    return bool(robot.control("button", name, within).get_attribute("aria-pressed") == "true")
 
 
 def chips(robot: Robot, bag: dict[str, int]) -> None:
@@ -381,7 +381,7 @@ def stage_board(robot: Robot, event: dict[str, Any], me: str) -> None:
     """Who closed it (this phone's player is proposed), the reward icons, the buildings grid, then the board's
     answer: the tie, the lone player's choice, the last player's special action, or nobody built."""
     closer = robot.page.locator("#wizard [role=group][aria-labelledby=closer-label]")
-    if not pressed(robot, event["closed_by"]) if closer.count() else False:
+    if not pressed(robot, event["closed_by"], closer) if closer.count() else False:  # not the question's name
         robot.tap("button", event["closed_by"], closer)
     colour = TERRITORY_COLOURS[event["territory"]]
     rewards = event.get("rewards", {})

@@ -20,7 +20,13 @@ Read a record, replay it and score it::
 
 from __future__ import annotations
 
-from .buildings import buildings_room, check_buildings_counted
+from .buildings import (
+    buildings_room,
+    check_buildings_counted,
+    check_territory_buildings,
+    territory_limits,
+    territory_room,
+)
 from .catalogue import CATALOGUE, RULES, Game, Rule, Source
 from .components import (
     MAX_SWAPS,
@@ -164,6 +170,7 @@ __all__ = [
     "assess_influence",
     "buildings_room",
     "check_buildings_counted",
+    "check_territory_buildings",
     "exchange_options",
     "explorer_sets",
     "final_score",
@@ -193,4 +200,6 @@ __all__ = [
     "score_small_islands",
     "special_action_options",
     "special_action_recipient",
+    "territory_limits",
+    "territory_room",
 ]

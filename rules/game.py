@@ -87,6 +87,10 @@ class GameState:
     over_round_one: dict[str, dict[Building, int]] = field(default_factory=dict)
     """For each player and building type whose sum is over what the round-1 buildings can be counted in: the
     territory event from which it is (the end of round 1 is then refused, naming it)."""
+    crowded_in_round_one: dict[str, dict[Building, tuple[int, int]]] = field(default_factory=dict)
+    """For each player and building type shown around one territory more times than round 1 gives, before the
+    end of round 1 was recorded: the first such territory event and the count there (the end of round 1 is
+    then refused, naming it; without it, the territory may be a round-2 one)."""
     round: int = 1
     final_counts: set[str] = field(default_factory=set)
     """The players whose final count (a ``holdings`` event: the quick count) was entered."""
@@ -113,6 +117,7 @@ class GameState:
             corrected_back=dict(self.corrected_back),
             buildings_counted={player: dict(counts) for player, counts in self.buildings_counted.items()},
             over_round_one={player: dict(events) for player, events in self.over_round_one.items()},
+            crowded_in_round_one={player: dict(events) for player, events in self.crowded_in_round_one.items()},
             round=self.round,
             final_counts=set(self.final_counts),
             kept_after_round_one=set(self.kept_after_round_one),

@@ -469,6 +469,20 @@ def hide_objectives(record: Record) -> Record:
 # Parsing -----------------------------------------------------------------------------------------
 
 
+def check_event_count(count: int) -> None:
+    """Raise :class:`RecordError` (at ``events``) when a game of ``count`` events is longer than a record may be
+    (:data:`MAX_EVENTS`): a record's import, and an event saved at the table, which the game's own backup
+    must be able to restore.
+
+    >>> check_event_count(501)
+    Traceback (most recent call last):
+    rules.errors.RecordError: events: a game has at most 500 events, not 501
+    """
+    if count > MAX_EVENTS:
+        message = Message(_("a game has at most {limit} events, not {count}"), limit=MAX_EVENTS, count=count)
+        raise RecordError(message, ("events",))
+
+
 def parse_record(data: object) -> Record:
     """Parse an ``okanagan-record/1`` JSON value into a :class:`Record`.
 
@@ -485,11 +499,7 @@ def parse_record(data: object) -> Record:
     reader = _EventReader(players)
     hidden = reader.hidden(fields.nested("hidden")) if fields.has("hidden") else None
     events_value = fields.array("events")
-    if len(events_value) > MAX_EVENTS:
-        raise fields.fail(
-            "events",
-            Message(_("a game has at most {limit} events, not {count}"), limit=MAX_EVENTS, count=len(events_value)),
-        )
+    check_event_count(len(events_value))
     events = tuple(reader.event(index, value) for index, value in enumerate(events_value))
     fields.done()
     return Record(players, options, events, hidden)

@@ -17,6 +17,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from rules import GameState, OkanaganResult, Result, final_score, name_key, score_okanagan, score_sheet
+from rules.record import check_event_count
 
 from . import live_version, states
 from .models import Event, Game, Group, Profile, Seat, new_table_code
@@ -257,10 +258,12 @@ def append_event(
     """Add the event that ``make`` makes from the game's state at ``revision`` (often an event made before,
     whatever the state) to the end of the log, applying it to the stored state: its cost does not grow with the
     log. ``entered_for`` marks objective cards entered on another player's phone. Returns the event's index.
-    Raises ``RecordError`` (the log is left as it was) or :class:`StaleGame`."""
+    Raises ``RecordError`` (the log is left as it was) or :class:`StaleGame`; ``RecordError`` too when the log
+    already holds as many events as a record may (its backup could not be restored)."""
     with transaction.atomic():
         _claim(game, revision)
         now = states.current(game)
+        check_event_count(now.count + 1)
         [after] = states.apply_from(game, now.state, [make(now.state.copy())], now.count)
         event = Event.objects.create(
             game=game,
@@ -289,6 +292,8 @@ def change_log(
         rows = list(game.events.all())
         old = [row.data for row in rows]
         new = change(list(old))
+        if len(new) > len(old):  # a log already longer (from before the cap) may still be corrected in place
+            check_event_count(len(new))
         first_change = next(
             (index for index, (a, b) in enumerate(zip(old, new, strict=False)) if a != b), min(len(old), len(new))
         )

@@ -43,10 +43,19 @@ TOKEN_SPLIT = re.compile(r"[\s,;]+")
 COUNT_ERRORS = {"required": _("Enter a number (0 if none)."), "invalid": _("Enter a whole number, such as 3.")}
 
 
+class CountInput(forms.TextInput):
+    """A count's input: text with the phone's number keyboard, not ``type="number"``, whose browsers send
+    ``3-6`` as an empty value (a royal order card, which may be left empty, was then no card, worth 0): the
+    server gets what was typed and refuses it at its field."""
+
+
 def count(label: Any, high: int = HIGH) -> forms.IntegerField:
-    """A count from 0 to ``high``, shown with − and + buttons around it (``data-stepper``)."""
-    field = forms.IntegerField(label=label, min_value=0, max_value=high, initial=0, error_messages=COUNT_ERRORS)
-    field.widget.attrs.update(inputmode="numeric", min=0, max=high, **{"data-stepper": ""})
+    """A count from 0 to ``high``, shown with − and + buttons around it (``data-stepper``, within
+    ``data-min`` and ``data-max``)."""
+    field = forms.IntegerField(
+        label=label, min_value=0, max_value=high, initial=0, error_messages=COUNT_ERRORS, widget=CountInput
+    )
+    field.widget.attrs.update(inputmode="numeric", autocomplete="off", **{"data-stepper": "", "data-max": high})
     return field
 
 
@@ -87,6 +96,14 @@ class LineForm(forms.Form):
         self.players = _player_count(players)
         self.taken = taken or {}
         super().__init__(*args, **kwargs)
+
+    def full_clean(self) -> None:
+        """Check the line; the first field refused takes the focus, so that the phone shows it with its reason
+        (the page comes back at its top, the fields below)."""
+        super().full_clean()
+        first = next((name for name in self.fields if name in self.errors), None)
+        if first is not None:
+            self.fields[first].widget.attrs["autofocus"] = True
 
     def entry(self) -> dict[str, Any]:
         """This player's part of the sheet document (without the name), from a valid form."""

@@ -30,7 +30,7 @@ from rules.replay import apply_event
 
 from .models import Event, EventState, Game
 
-STATE_FORMAT = 1
+STATE_FORMAT = 2
 """The version of what is pickled: raise it when the rules' state or explanation classes change, and every
 stored state is rebuilt from its log when next read."""
 

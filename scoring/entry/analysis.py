@@ -17,13 +17,14 @@ from rules import (
     SpecialActionKind,
     apply_event,
     assess_influence,
-    buildings_room,
     check_buildings_counted,
+    check_territory_buildings,
     exchange_options,
     parse_event,
     prepare_collection,
     special_action_options,
     special_action_recipient,
+    territory_room,
 )
 from rules.record import Bag, TerritoryEvent, parse_bag
 
@@ -81,12 +82,15 @@ def _territory(screen: Screen, state: GameState, index: int) -> Screen:
     if "territory" not in event:
         return screen.at("territory")
     screen.passed.append("territory")
-    screen.room = {player: buildings_room(state, player, whole_game=True) for player in players}
+    screen.room = {player: territory_room(state, player) for player in players}
+    screen.round = state.round
     base = {key: value for key, value in event.items() if key not in {"special_action", "picks"}}
     # The counts so far are checked by the record parser (the closer is not known yet: any player will do).
     parsed = _territory_event(players, {"closed_by": players[0]} | base, index)
-    # A building tapped beyond what the player's buildings can be counted in over the game is refused here.
+    # A building tapped beyond what the player's buildings can be counted in over the game is refused here, and
+    # in round 1 more around this territory than round 1 gives (the end of round 1 is one tap: it comes first).
     check_buildings_counted(state, parsed.buildings)
+    check_territory_buildings(state, parsed.buildings)
     report = assess_influence(players, parsed.territory, parsed.closed_by, parsed.buildings)
     screen.report = report  # shown live while the buildings are entered
     if "board" not in draft.done or "closed_by" not in event:

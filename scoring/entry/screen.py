@@ -72,8 +72,17 @@ class Screen:
     """A correction's note as typed, shown again when the tap was refused, so that nothing typed is lost."""
     report: InfluenceReport | None = None
     room: dict[str, dict[Building, int]] = field(default_factory=dict)
-    """A territory: how many more territories each type of each player's buildings can count in over the game
-    (a cell of the buildings grid goes back to none past it)."""
+    """A territory: how many buildings of each type each player can show around it (what they have at this
+    point of the game, within what their buildings can still count in over the game: a cell of the buildings
+    grid goes back to none past it; with none left, a tap is refused with the reason)."""
+    round: int = 1
+    """The game's round: in round 1 a cell of the buildings grid goes back to none past what round 1 gives."""
+    note: str = ""
+    """Why the tapped cell of the buildings grid went back to none before the whole game's supply (what round 1
+    gives, or what the player's buildings can still count in)."""
+    cell_op: str = ""
+    """The tap (its op) on a cell of the buildings grid that ``error`` refuses or ``note`` explains: said next
+    to that cell, where the player looks."""
     tie: TieOrder | None = None
     """The closer's tie-break as tapped so far, while it is being entered."""
     recipient: str | None = None
@@ -90,6 +99,15 @@ class Screen:
     repaired: bool = False
     """The draft did not hold against the game (another phone changed it): the stage shown is to do again,
     ``error`` says why, and the draft was changed to match."""
+
+    @property
+    def said_row(self) -> int | None:
+        """The seat whose row of the buildings grid the tap refused or explained was in (its reason goes under
+        that row)."""
+        parts = self.cell_op.split(":")
+        if (self.error or self.note) and len(parts) == 4 and parts[:2] == ["cycle", "buildings"] and parts[2].isdigit():
+            return int(parts[2])
+        return None
 
     @property
     def event(self) -> dict[str, Any]:

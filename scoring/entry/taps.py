@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from rules import (
     Building,
@@ -27,9 +28,9 @@ from rules import (
     on_one_card,
     parse_special_action,
 )
-from rules.components import MAX_OBJECTIVE_CARDS
+from rules.components import MAX_OBJECTIVE_CARDS, round_one_buildings, whole_game_buildings
 from scoring.http import posted_whole
-from scoring.wording import say
+from scoring.wording import label, reward_label, say
 
 from .analysis import analyse
 from .draft import Draft
@@ -60,6 +61,7 @@ def tap(screen: Screen, op: str, form: dict[str, str], state: GameState, index: 
     except BadOp as error:
         return _with_error(analyse(before, state, index), str(error), form)
     after = analyse(screen.draft, state, index)
+    after.note = screen.note
     try:
         if not after.error and after.stage == "action" and _action_complete(after, state):
             after.draft.done.append("action")
@@ -139,7 +141,12 @@ def _apply_op(screen: Screen, op: str, form: dict[str, str]) -> None:
         case "take", ["all", take]:
             _take_all(screen, take)
         case "take", [reward, count]:
-            _take(screen, Reward(_choice(reward, Reward)), _bounded(posted_whole(count), signed=False))
+            _take(
+                screen,
+                Reward(_choice(reward, Reward)),
+                _bounded(posted_whole(count), signed=False),
+                form.get("collector", ""),
+            )
         case "card", ["specific", reward]:
             _keep_card(event, _card([Reward(_choice(reward, Reward))]))
         case "card", ["toggle", reward]:
@@ -230,15 +237,33 @@ def _set_count(counts: dict[str, int], key: str, count: int) -> None:
 
 
 def _cycle_building(screen: Screen, player: str, building: Building) -> None:
-    """One more of ``building`` for ``player``; past what a player has in a whole game, or what their
-    buildings of that type can still count in after the earlier territories, back to none (with no room at
-    all, the tap is refused with the reason)."""
+    """One more of ``building`` for ``player``; past what a player has at this point of the game (in round 1,
+    the round-1 buildings), or what their buildings of that type can still count in after the earlier
+    territories, back to none (with no room at all, the tap is refused with the reason)."""
     counts = screen.event.setdefault("buildings", {}).setdefault(player, {})
     count = counts.get(building.value, 0)
+    supply = whole_game_buildings(len(screen.players))[building]
     most = screen.most_buildings(player, building)
     _add(counts, building.value, (count + 1) % (most + 1) - count, signed=False)
+    if count == most < supply:  # back to none before the supply: say why, by the cell
+        screen.note = _cap_reason(screen, player, building, most)
     if not counts:
         del screen.event["buildings"][player]
+
+
+def _cap_reason(screen: Screen, player: str, building: Building, most: int) -> str:
+    """Why ``player``'s cell of ``building`` went back to none past ``most``: what round 1 gives each player,
+    or what their buildings of that type can still count in after the earlier territories."""
+    what = label(building, "building")
+    if screen.round == 1 and most == round_one_buildings(len(screen.players))[building]:
+        return _(
+            "Round 1 gives each player %(count)d × %(building)s: back to none. If round 1 is over, enter its end first."
+        ) % {"count": most, "building": what}
+    return ngettext(
+        "%(player)s's %(building)s can be counted in %(count)d more territory only: back to none.",
+        "%(player)s's %(building)s can be counted in %(count)d more territories only: back to none.",
+        most,
+    ) % {"player": player, "count": most, "building": what}
 
 
 def _tie(screen: Screen, player: str) -> None:
@@ -271,12 +296,25 @@ def _choose_action(screen: Screen) -> None:
         screen.event["lone_choice"] = LoneChoice.SPECIAL_ACTION
 
 
-def _take(screen: Screen, reward: Reward, count: int) -> None:
-    """The current collector takes ``count`` of ``reward`` (the same count again: none)."""
+def _take(screen: Screen, reward: Reward, count: int, shown: str) -> None:
+    """The current collector takes ``count`` of ``reward`` (the same count again: none). ``shown`` is the
+    collector the phone showed: when another phone's save ended or changed the turn, the tap is refused,
+    naming the player and the token."""
+    token = reward_label(reward)
+    turn = screen.turn
+    if turn is None or screen.stage != "picks":
+        raise BadOp(
+            _("Not taken: %(token)s. %(player)s collects no more here (the game changed on another phone).")
+            % {"token": token, "player": shown or _("this collector")}
+        )
+    if shown and shown != turn.player:
+        raise BadOp(
+            _("Not taken for %(shown)s: %(token)s. It is %(player)s's turn to collect now.")
+            % {"token": token, "shown": shown, "player": turn.player}
+        )
     had = screen.draft.partial.get(reward.value, 0)
     if count != had and count > had + screen.allowed.get(reward, 0):
-        player = screen.turn.player if screen.turn else ""
-        raise BadOp(_("%(player)s may not take another of these.") % {"player": player})
+        raise BadOp(_("%(player)s may not take another %(token)s.") % {"player": turn.player, "token": token})
     _set_count(screen.draft.partial, reward.value, count)
 
 

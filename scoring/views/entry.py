@@ -172,6 +172,7 @@ def _entry(request: HtmxHttpRequest, game: Game, start: Draft, editing: int | No
         screen = tap(screen, op, form, state, index)
         if op.startswith("set:player:") and _own_cards_again(screen.draft, seat, state):
             screen = analyse(screen.draft, state, index)
+        screen.cell_op = op  # a refused or capped cell's reason goes next to the cell
         saving = _completes(screen, op, editing)
     else:
         saving = op == "save" and not stale
@@ -320,7 +321,12 @@ def _save(
             ) % {"index": editing}
             return screen
         except RecordError as error:
-            screen.error = _("This change would make a later event invalid: %(error)s") % {"error": error_text(error)}
+            if editing is None:  # checked against the game as it is: only a full log refuses it here
+                screen.error = error_text(error)
+            else:
+                screen.error = _("This change would make a later event invalid: %(error)s") % {
+                    "error": error_text(error)
+                }
             return screen
     screen.error = _("The game changed on another phone: check this step against the new state, then save.")
     return screen

@@ -90,6 +90,13 @@
     return parts.join(" ").replace(/\s+/g, " ").trim() || button.value;
   }
 
+  // A signed draft's payload, without the time it was signed at and the signature (value:time:signature): an
+  // answer that refused the tap carries the same draft signed again, a second later or not.
+  function payload(token) {
+    const parts = String(token ?? "").split(":");
+    return parts.slice(0, -2).join(":");
+  }
+
   function buttonFor(form, op) {
     return form.querySelector(`button[name="op"][value="${CSS.escape(op)}"]`);
   }
@@ -264,7 +271,7 @@
     const now = wizard();
     // Refused: no answer to show (a 403, a 404: the game ended), or the entry shown again with the reason
     // (422) and the same draft (a 422 whose draft changed took the tap, and shows what it made to do again).
-    const same = now?.elements.draft?.value === tap.fields.draft;
+    const same = Boolean(now) && payload(now.elements.draft?.value) === payload(tap.fields.draft);
     if (!answer || (answer.status >= 400 && (answer.status !== 422 || same))) notTaken.push(tap.label);
     if (now && keyOf(now) !== key) {
       forget(); // the entry got its draft on the server: the queue moves to the key of that draft

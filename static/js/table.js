@@ -181,15 +181,15 @@ document.addEventListener("DOMContentLoaded", () => {
   document.documentElement.dataset.ready = "";
 });
 
-// Score sheets: − and + around a count (`data-step` beside an input marked `data-stepper`), within its min and max.
+// Score sheets: − and + around a count (`data-step` beside an input marked `data-stepper`), from 0 to its data-max.
 document.documentElement.classList.add("js");
 document.addEventListener("click", (event) => {
   const button = event.target.closest("[data-step]");
   if (!button) return;
   const input = button.parentElement.querySelector("input[data-stepper]");
   if (!input || input.disabled) return;
-  const low = Number(input.min || 0);
-  const high = Number(input.max || 999);
+  const low = 0;
+  const high = Number(input.dataset.max || 999);
   const now = /^\d+$/.test(input.value.trim()) ? Number(input.value) : low;
   input.value = String(Math.min(high, Math.max(low, now + Number(button.dataset.step))));
   input.dispatchEvent(new Event("change", { bubbles: true }));

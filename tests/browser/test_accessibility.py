@@ -185,7 +185,7 @@ def tour(page: Any, base: str, name: str, check: Callable[[str], None], table_on
     closer(page, "White")
     expect(page.locator("#wizard #board-action")).to_have_text("Red takes the special action:")
     stage("board (the last player's special action below the buildings)")
-    cell(page, "White", "Farm", 2)  # past White's farms in a 3-player game: none, and Red is alone
+    cell(page, "White", "Farm")  # past the farm round 1 gives White: none (said by the cell), and Red is alone
     expect(page.locator("#wizard div.next.answer").get_by_role("button", name="The rewards")).to_be_visible()
     stage("board (the lone player's choice at its bottom)")
     tap(page, "The rewards")

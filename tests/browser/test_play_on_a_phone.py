@@ -153,9 +153,9 @@ def test_the_forest_example_through_the_ui(live_server: Any, phone: Any, browser
     chip(phone, "green circle", 2)
     chip(phone, "green hexagon", 1)
     cell(phone, "White", "Farm", 2)
-    # A third farm is more than a player has in a 3-player game: the cell goes back to none.
-    cell(phone, "White", "Farm")
+    # A second farm is more than round 1 gives a player: the cell goes back to none, and says why by the cell.
     expect(phone.get_by_role("button", name="White, Farm: 0", exact=True)).to_be_visible()
+    expect(phone.locator("#wizard tr.cell-said")).to_contain_text("Round 1 gives each player 1 × farm")
     cell(phone, "White", "Farm")
     cell(phone, "White", "Silo")
     cell(phone, "Red", "Warehouse")
@@ -179,7 +179,7 @@ def test_the_forest_example_through_the_ui(live_server: Any, phone: Any, browser
     expect(phone.get_by_text("White: 3 of 4 taken")).to_be_visible()
     # White has 1 more to take: 2 circles is more than allowed.
     take(phone, "green circle", 2)
-    expect(phone.get_by_role("alert")).to_have_text("White may not take another of these.")
+    expect(phone.get_by_role("alert")).to_have_text("White may not take another green circle.")
     expect(phone.get_by_text("White: 3 of 4 taken")).to_be_visible()
     phone.get_by_role("button", name="take 1 token: green circle", exact=True).click()
     # White's 4 taken: the turn ends by itself. Yellow may take 2, and the 2 left (no square: none is left in
@@ -289,7 +289,7 @@ def test_scoring_a_territory_works_without_javascript(live_server: Any, browser:
     tap(page, "1 × blue circle")
     tap(page, "1 × blue square")
     tap(page, "Ben, Silo: 0")
-    tap(page, "Ann")
+    page.get_by_role("group", name="Closed by").get_by_role("button", name="Ann", exact=True).click()
     # Ben alone: his choice is asked on the board, and answering it ends the board.
     board = page.locator("#wizard fieldset[data-stage=board]")
     expect(

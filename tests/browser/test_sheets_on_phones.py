@@ -172,3 +172,58 @@ def test_without_javascript_a_line_is_plain_number_inputs(live_server: Any, phon
     ben = game.seats.get(position=1)
     assert ben.line_done and ben.line == {"prestige": "30", "ports": "0", "houses": "8"}
     plain.context.close()
+
+
+@pytest.mark.parametrize(("kind", "names"), [("Small Islands", ("Ann",)), ("Cooper Island", ("Ann", "Ben", "Cy"))])
+def test_3_6_typed_in_every_number_field_of_a_sheet_is_refused_next_to_that_field(
+    live_server: Any, phone: Any, kind: str, names: tuple[str, ...]
+) -> None:
+    """Was: "3-6" typed in a Cooper Island royal order card was sent empty by the phone's number input, stored
+    as no card (worth 0), and the line was done. Every count now refuses it, its reason under the field."""
+    base = live_server.url
+    group = a_group(phone, base, "vera")
+    start_sheet(phone, base, group, kind, names)
+    tap(phone, "I am Ann")
+    counts = phone.locator("input[data-stepper]")
+    expect(counts.first).to_be_visible()
+    labels = [field.evaluate("input => input.labels[0].textContent") for field in counts.all()]
+    assert len(labels) >= (6 if kind == "Small Islands" else 14), labels  # Alexis's counts; Cooper's cards
+    for field in counts.all():
+        field.fill("")
+        field.press_sequentially("3-6")  # typed, as on the phone's keyboard
+    tap(phone, "Save Ann's line")
+    expect(phone.get_by_role("alert")).to_have_text("Check the fields marked below.")
+    first = phone.get_by_label(labels[0], exact=True)
+    expect(first).to_be_focused()  # the phone shows the first field refused, its reason under it
+    first_error = phone.locator(".stepper-row").filter(has=first).locator(".errorlist")
+    expect(first_error).to_be_in_viewport()
+    for label in labels:
+        field = phone.get_by_label(label, exact=True)
+        expect(field).to_have_value("3-6")  # kept as typed, to correct it
+        row = phone.locator(".stepper-row").filter(has=field)
+        error = row.locator(".errorlist")
+        expect(error).to_have_text("Enter a whole number, such as 3.")
+        error.scroll_into_view_if_needed()
+        expect(field).to_be_in_viewport()  # the reason is seen with its field
+    assert fits(phone)
+    game = Game.objects.latest("pk")
+    assert not game.seats.get(position=0).line_done
+
+
+def test_a_royal_order_card_refused_is_shown_with_its_reason_clear_of_the_save_bar(
+    live_server: Any, phone: Any
+) -> None:
+    base = live_server.url
+    group = a_group(phone, base, "wim")
+    start_sheet(phone, base, group, "Cooper Island", ("Ann", "Ben", "Cy"))
+    tap(phone, "I am Ann")
+    card = phone.get_by_label("Card 3", exact=True)
+    card.fill("")
+    card.press_sequentially("3-6")
+    tap(phone, "Save Ann's line")
+    expect(card).to_be_focused()  # the page opens on it
+    error = phone.locator(".stepper-row").filter(has=card).locator(".errorlist")
+    expect(error).to_have_text("Enter a whole number, such as 3.")
+    expect(error).to_be_in_viewport()
+    bar = phone.locator(".sticky-bottom")
+    assert error.bounding_box()["y"] + error.bounding_box()["height"] <= bar.bounding_box()["y"]  # type: ignore[index]

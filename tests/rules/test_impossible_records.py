@@ -3,8 +3,21 @@ correction that moves the last token of a kind from one player to another."""
 
 from __future__ import annotations
 
-from rules import parse_record, replay
-from rules.components import Reward
+import pytest
+
+from rules import (
+    RecordError,
+    apply_event,
+    check_territory_buildings,
+    new_game,
+    parse_event,
+    parse_record,
+    replay,
+    territory_limits,
+    territory_room,
+)
+from rules.components import Building, Reward
+from rules.record import RoundEndEvent
 from tests.rules.builders import error_of, give, player, record, score, territory
 
 ROUND_END = {"type": "round_end"}
@@ -101,3 +114,59 @@ def test_before_the_end_of_round_1_only_the_round_1_buildings_count() -> None:
     assert "Ann's silos are counted in 9 territories before it (too many from event 4 on), but round 1 gives a " in (
         error_of(record(*silos, ROUND_END, players=two))
     )
+
+
+FOUR = ("Ann", "Ben", "Cy", "Dee")  # round 1: 1 farm, 2 warehouses, 2 silos each; the whole game: 2, 4, 4
+
+
+def test_more_buildings_around_one_territory_than_round_1_gives_cannot_be_before_its_end() -> None:
+    """Issue 23: 3 warehouses around one territory were accepted before the end of round 1 (only the sums over
+    the territories were checked, and 3 is within the 4 that 2 warehouses can be counted in)."""
+    three = alone("Ben", warehouse=3)
+    assert score(record(three, players=FOUR))  # without an end of round 1, it may be a round-2 territory
+    assert score(record(ROUND_END, three, players=FOUR))
+    assert error_of(record(alone("Ann", silo=1), three, ROUND_END, players=FOUR)) == (
+        "event 2 (round_end): round 1 cannot end here: Ben has 3 warehouses around the territory of event 1, but "
+        "round 1 gives a player 2 warehouses in a 4-player game"
+    )
+    assert error_of(record(alone("Cy", silo=3), ROUND_END, players=FOUR)) == (
+        "event 1 (round_end): round 1 cannot end here: Cy has 3 silos around the territory of event 0, but round 1 "
+        "gives a player 2 silos"
+    )
+    # the first territory with too many is named, not a later one
+    assert "Dee has 2 farms around the territory of event 0" in error_of(
+        record(alone("Dee", farm=2), alone("Ann", silo=1), alone("Dee", silo=1), ROUND_END, players=FOUR)
+    )
+
+
+def test_the_whole_game_s_buildings_bound_one_territory_in_round_2() -> None:
+    assert score(record(ROUND_END, alone("Ben", warehouse=4), players=FOUR))
+    assert error_of(record(ROUND_END, alone("Ben", warehouse=5), players=FOUR)) == (
+        "event 1 (territory): buildings: Ben: warehouse: a player has 4 warehouses in a 4-player game, not 5"
+    )
+
+
+def test_at_the_table_a_territory_holds_what_a_player_has_at_that_point_of_the_game() -> None:
+    state = new_game(FOUR)
+    assert territory_limits(state) == {Building.FARM: 1, Building.WAREHOUSE: 2, Building.SILO: 2}
+    check_territory_buildings(state, {"Ben": {Building.WAREHOUSE: 2}})
+    with pytest.raises(RecordError) as refused:
+        check_territory_buildings(state, {"Ben": {Building.WAREHOUSE: 3}})
+    assert refused.value.where == ("buildings", "Ben")
+    assert str(refused.value.message) == (
+        "Ben has 3 warehouses around this territory, but round 1 gives a player 2 warehouses in a 4-player game: "
+        "if round 1 is over, record its end first"
+    )
+    apply_event(state, RoundEndEvent())
+    check_territory_buildings(state, {"Ben": {Building.WAREHOUSE: 3}})
+    assert territory_limits(state) == {Building.FARM: 2, Building.WAREHOUSE: 4, Building.SILO: 4}
+
+
+def test_the_room_around_a_territory_is_the_lesser_of_the_round_s_buildings_and_what_is_left_to_count() -> None:
+    state = replay(parse_record(record(alone("Ann", warehouse=2), alone("Ann", warehouse=1), players=FOUR)))
+    # Ann's 2 round-1 warehouses are counted in 3 territories of the 8 that her 4 can be counted in
+    assert territory_room(state, "Ann") == {Building.FARM: 1, Building.WAREHOUSE: 2, Building.SILO: 2}
+    apply_event(state, RoundEndEvent())
+    assert territory_room(state, "Ann") == {Building.FARM: 2, Building.WAREHOUSE: 4, Building.SILO: 4}
+    apply_event(state, parse_event(FOUR, alone("Ann", warehouse=4)))
+    assert territory_room(state, "Ann")[Building.WAREHOUSE] == 1

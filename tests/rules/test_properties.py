@@ -203,7 +203,7 @@ def test_round_1_cannot_end_after_more_than_the_round_1_buildings_and_may_go_on_
     with pytest.raises(RecordError) as refused:
         replay(replace(record, events=(*played, RoundEndEvent())))
     assert refused.value.event_index == len(played) and refused.value.event_type == "round_end"
-    assert f"{player}'s" in refused.value.message
+    assert player in refused.value.message
 
 
 @SETTINGS

@@ -14,6 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scoring.models import Game, Group
+from scoring.score_sheets import CountInput, line_form
 
 from .test_fuzz_forms import ODD_TEXT
 
@@ -319,3 +320,30 @@ def test_the_polled_lines_are_a_304_while_nothing_changes_and_a_refresh_once_sco
     line(member_client, game, 1, BEN)
     score(member_client, game)
     assert member_client.get(f"/games/{game.pk}/", headers=poll)["HX-Refresh"] == "true"
+
+
+def count_fields(game: Game, position: int) -> list[str]:
+    """The number fields of a seat's line (its counts, and every royal order card in play)."""
+    form = line_form(game, game.seats.get(position=position))
+    return [name for name, field in form.fields.items() if isinstance(field.widget, CountInput)]
+
+
+@pytest.mark.parametrize(
+    ("kind", "names", "values"), [("small_islands", ("Ann",), ANN), ("cooper_island", ("Ann", "Ben", "Cy"), ANN_CI)]
+)
+def test_3_6_in_every_number_field_of_both_sheets_is_refused_next_to_that_field(
+    member_client: Client, group: Group, kind: str, names: tuple[str, ...], values: dict[str, str]
+) -> None:
+    """Was: "3-6" in a Cooper Island royal order card was stored as no card (worth 0) and the line was done:
+    the browser's number input sent it empty. Every count is now text with a number keyboard, checked here."""
+    game = start(member_client, group, kind, *names)
+    fields = count_fields(game, 0)
+    assert len(fields) >= (6 if kind == "small_islands" else 14)  # the solo game's Alexis; Cooper's 4 cards
+    response = line(member_client, game, 0, {**values, **dict.fromkeys(fields, "3-6")})
+    page = response.content.decode()
+    assert response.status_code == 422 and not game.seats.get(position=0).line_done
+    for name in fields:
+        row = re.search(
+            rf'<div class="field stepper-row">(?:(?!stepper-row).)*id="id_{name}"(?:(?!stepper-row).)*', page, re.S
+        )
+        assert row and 'type="text"' in row.group() and "Enter a whole number, such as 3." in row.group(), name

@@ -83,7 +83,7 @@ def test_a_collector_cannot_take_more_than_allowed(member_client: Client, game: 
     entry.tap("take:green-square:3")
     entry.tap("take:green-circle:2")  # the fifth token: White may take 4
     assert entry.response.status_code == 422
-    assert "White may not take another of these." in entry.html
+    assert "White may not take another green circle." in entry.html
     assert entry.draft["partial"] == {"green-square": 3}
 
 
@@ -114,11 +114,23 @@ def test_changing_the_reward_icons_keeps_the_buildings(member_client: Client, ga
 
 
 def test_a_building_cell_counts_up_to_the_supply_then_back_to_none(member_client: Client, game: Game) -> None:
+    # round 1 gives a player 1 farm and 3 warehouses with 3 players: the cell goes back to none past them
     entry = Entry(member_client, f"/games/{game.pk}/events/new/territory/?territory=lake")
-    entry.tap("cycle:buildings:0:farm", times=2)
-    assert entry.draft["event"]["buildings"] == {"White": {"farm": 2}}  # a player has 2 farms with 3 players
+    entry.tap("cycle:buildings:0:farm")
+    assert entry.draft["event"]["buildings"] == {"White": {"farm": 1}}
     entry.tap("cycle:buildings:0:farm")
     assert entry.draft["event"]["buildings"] == {}
+    said = 'role="status">Round 1 gives each player 1 × farm: back to none. If round 1 is over, enter its end first.'
+    assert said in entry.html[entry.html.index('class="cell-said"') :]  # under White's row
+    entry.tap("cycle:buildings:0:warehouse", times=3)
+    assert entry.draft["event"]["buildings"] == {"White": {"warehouse": 3}}
+    # the whole game's: a player has 2 farms with 3 players
+    change_log(game, game.revision, lambda events: [{"type": "round_end"}])
+    entry = Entry(member_client, f"/games/{game.pk}/events/new/territory/?territory=lake")  # the entry kept
+    entry.tap("cycle:buildings:0:farm", times=2)
+    assert entry.draft["event"]["buildings"] == {"White": {"farm": 2, "warehouse": 3}}
+    entry.tap("cycle:buildings:0:farm")
+    assert entry.draft["event"]["buildings"] == {"White": {"warehouse": 3}}
 
 
 def test_next_asks_who_closed_the_territory_on_a_phone_that_is_nobody(member_client: Client, game: Game) -> None:
@@ -159,8 +171,10 @@ def test_the_resolutions_first_question_is_answered_on_the_board(member_client: 
     """A tie is ordered, a lone player chooses, the last player's special action is tapped, straight from the
     board: that tap ends the board (no Next)."""
     entry = Entry(member_client, f"/games/{game.pk}/events/new/territory/?territory=forest")
+    assert 'id="closer-question"' in entry.html and "Nobody built here" not in entry.html  # a phone with no seat
+    entry.tap("set:closed_by:1")
     assert "Nobody built here: save" in entry.html  # no building yet
-    entry.tap("set:closed_by:1").tap("cycle:buildings:1:warehouse").tap("cycle:buildings:2:warehouse")
+    entry.tap("cycle:buildings:1:warehouse").tap("cycle:buildings:2:warehouse")
     assert entry.stage == "board" and 'id="tie-question"' in entry.html and "Next" not in entry.html
     entry.tap("tie:2")  # Yellow first, Red last: the tie is decided; on to Red's special action
     assert entry.stage == "action" and entry.draft["event"]["order"] == ["Yellow", "Red"]
@@ -185,7 +199,7 @@ def test_errors_and_explanations_speak_the_readers_language(member_client: Clien
     entry = enter_forest(member_client, game).tap("reopen:picks").tap("take:green-square:3")
     member_client.defaults["HTTP_ACCEPT_LANGUAGE"] = "ko"
     entry.tap("take:green-circle:2")
-    assert "White은(는) 이것을 더 가져갈 수 없습니다." in entry.html
+    assert "White은(는) 초록 원을(를) 더 가져갈 수 없습니다." in entry.html
     member_client.defaults["HTTP_ACCEPT_LANGUAGE"] = "en"
     entry.tap("take:green-circle:1")
     member_client.defaults["HTTP_ACCEPT_LANGUAGE"] = "fr"
