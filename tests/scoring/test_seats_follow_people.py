@@ -154,7 +154,7 @@ def test_another_member_is_refused_a_member_s_seat(owner_client: Client, game: G
 def test_the_account_takes_its_seat_on_a_second_phone_and_the_first_is_told(
     member_client: Client, member_user: User, game: Game
 ) -> None:
-    assert claim(member_client, game, RED)[0] == f"/games/{game.pk}/events/new/objectives/"
+    assert claim(member_client, game, RED)[0] == f"/games/{game.pk}/"  # no cards entered yet: the game page
     first = phone_of(member_client)
     new_phone = logged_in(member_user)  # the same account on another phone (or the home-screen app)
     page_of_new = game_page(new_phone, game)
@@ -238,7 +238,7 @@ def test_a_seat_frees_itself_once_its_phone_has_been_gone_long_enough(guest_clie
     Seat.objects.filter(game=game, position=RED).update(seen=timezone.now() - seats.GONE_AFTER + timedelta(minutes=1))
     assert claim(other, game, RED)[0] == 409  # not gone long enough yet
     Seat.objects.filter(game=game, position=RED).update(seen=timezone.now() - seats.GONE_AFTER - timedelta(minutes=1))
-    assert claim(other, game, RED)[0] == f"/games/{game.pk}/events/new/objectives/"
+    assert claim(other, game, RED)[0] == f"/games/{game.pk}/"
     assert holder(game, RED) == phone_of(other)
     assert "Red's seat moved to another phone" in game_page(guest_client, game)
 
