@@ -159,7 +159,7 @@ def test_the_account_takes_its_seat_on_a_second_phone_and_the_first_is_told(
     new_phone = logged_in(member_user)  # the same account on another phone (or the home-screen app)
     page_of_new = game_page(new_phone, game)
     assert not re.search(r'name="claim" value="1"\s+disabled', page_of_new)  # "I am Red" is not greyed
-    assert claim(new_phone, game, RED)[0] == f"/games/{game.pk}/events/new/objectives/"
+    assert claim(new_phone, game, RED)[0] == f"/games/{game.pk}/"
     assert holder(game, RED) == phone_of(new_phone) != first
     old = page(member_client.get(f"/watch/{game.spectator_token}/live/?view=game", HTTP_HX_REQUEST="true"))
     assert "Red's seat moved to another phone: this phone is nobody at the table now." in old
