@@ -14,24 +14,13 @@ import pytest
 from playwright.sync_api import expect
 
 from scoring.log import change_log
+from tests.scoring.test_other_events import alone
 
 from .test_play_on_a_phone import a_table, cell, chip
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 PLAYERS = ("Maya", "Theo", "Ines", "Lena")  # 4 players: 2 farms each, 1 in round 1
-
-
-def alone(player: str, **buildings: int) -> dict[str, object]:
-    """A lake where only ``player`` built, who took the special action (not recorded)."""
-    return {
-        "type": "territory",
-        "territory": "lake",
-        "closed_by": player,
-        "rewards": {},
-        "buildings": {player: buildings},
-        "lone_choice": "special_action",
-    }
 
 
 def answered(phone: Any, tapped: Any) -> None:

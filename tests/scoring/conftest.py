@@ -5,12 +5,15 @@ from __future__ import annotations
 import html
 import json
 import re
+import threading
 import zlib
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
 from django.core import signing
+from django.db import connection
 from django.test import Client
 
 from scoring.log import create_game
@@ -133,3 +136,26 @@ class Entry:
             }
             self.response = self.client.post(self.url, data, **headers)
         return self
+
+
+def at_once(count: int, act: Callable[[int], object]) -> list[object]:
+    """``act(number)`` in ``count`` threads released together, each on its own database connection; what each
+    returned or raised (the test client raises what a view let escape: a 500)."""
+    start = threading.Barrier(count)
+    outcomes: list[object] = [None] * count
+
+    def run(number: int) -> None:
+        try:
+            start.wait()
+            outcomes[number] = act(number)
+        except BaseException as error:  # noqa: BLE001 - returned to the test's thread
+            outcomes[number] = error
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run, args=(number,)) for number in range(count)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+    return outcomes

@@ -6,14 +6,11 @@ from __future__ import annotations
 
 import html
 import re
-import threading
-from collections.abc import Callable
 from datetime import timedelta
 
 import pytest
 from django.contrib.auth.models import AnonymousUser, User
 from django.contrib.sessions.backends.db import SessionStore
-from django.db import connection
 from django.test import Client
 from django.utils import timezone
 
@@ -22,7 +19,7 @@ from scoring.log import create_game
 from scoring.models import SEAT_MOVED, Game, Group, Profile, Seat
 from scoring.phones import PHONE_KEY
 
-from .conftest import Entry, logged_in
+from .conftest import Entry, at_once, logged_in
 from .test_game_pages import add_events
 
 WHITE, RED, YELLOW = 0, 1, 2
@@ -301,28 +298,6 @@ def test_cards_entered_after_the_claim_are_not_marked(guest_client: Client, game
 
 def claim_status(client: Client, game: Game) -> int:
     return client.post(f"/games/{game.pk}/seats/", {"claim": "0"}).status_code
-
-
-def at_once(count: int, act: Callable[[int], object]) -> list[object]:
-    """``act(number)`` in ``count`` threads released together; what each returned or raised."""
-    start = threading.Barrier(count)
-    outcomes: list[object] = [None] * count
-
-    def run(number: int) -> None:
-        try:
-            start.wait()
-            outcomes[number] = act(number)
-        except BaseException as error:  # noqa: BLE001 - returned to the test's thread
-            outcomes[number] = error
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(number,)) for number in range(count)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=60)
-    return outcomes
 
 
 @pytest.mark.django_db(transaction=True)

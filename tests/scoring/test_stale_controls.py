@@ -5,12 +5,10 @@ deletion racing saves and drafts leaves neither a half-deleted game nor an error
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable
 
 import pytest
 from django.contrib.auth.models import User
-from django.db import connection
 from django.test import Client
 
 from scoring import drafts
@@ -19,7 +17,7 @@ from scoring.locking import GameGone
 from scoring.log import create_game
 from scoring.models import Draft, Game, Group
 
-from .conftest import Entry, logged_in
+from .conftest import Entry, at_once, logged_in
 from .test_table_phones import claim
 from .test_territory_entry import enter_forest
 
@@ -124,28 +122,6 @@ def test_a_draft_of_a_deleted_game_is_refused_cleanly(group: Group) -> None:
     assert not Draft.objects.exists()
 
 
-def racing(actions: list[Callable[[], None]]) -> list[BaseException]:
-    """Run ``actions`` at once, each on its own thread (and database connection); the errors they raised."""
-    start = threading.Barrier(len(actions))
-    errors: list[BaseException] = []
-
-    def run(action: Callable[[], None]) -> None:
-        try:
-            start.wait()
-            action()
-        except BaseException as error:  # noqa: BLE001 - reported in the test's thread
-            errors.append(error)
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(action,)) for action in actions]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=120)
-    return errors
-
-
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("round_", range(3))
 def test_a_deletion_racing_saves_drafts_and_polls_answers_no_404_and_no_500(
@@ -178,7 +154,12 @@ def test_a_deletion_racing_saves_drafts_and_polls_answers_no_404_and_no_500(
     def delete() -> None:
         answers.append(logged_in(owner).post(f"/games/{game.pk}/delete/").status_code)
 
-    errors = racing([save(entries[0]), save(entries[1]), tap, poll, seat, delete])
+    actions = [save(entries[0]), save(entries[1]), tap, poll, seat, delete]
+    errors = [
+        outcome
+        for outcome in at_once(len(actions), lambda number: actions[number]())
+        if isinstance(outcome, BaseException)
+    ]
     assert not errors, errors  # the test client raises what a view let escape: a 500
     assert answers and set(answers) <= {200, 302, 422}, answers
     assert not Game.objects.filter(pk=game.pk).exists() and not Draft.objects.exists()
