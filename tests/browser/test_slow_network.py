@@ -13,7 +13,7 @@ from urllib.parse import parse_qs
 import pytest
 from playwright.sync_api import expect
 
-from scoring.log import stored_events
+from scoring.log import change_log, stored_events
 from scoring.models import Draft, Game
 
 from .test_accessibility import overflow, serious
@@ -196,8 +196,10 @@ def test_a_tap_made_after_the_tap_that_saves_is_named_as_not_taken(live_server: 
 
 def test_a_building_cell_tapped_offline_shows_the_count_it_will_have(live_server: Any, phone: Any) -> None:
     """A cell of the buildings grid counts one more a tap and goes back to none past what a player has (3 farms
-    in a 2-player game): offline, each tap shows that count at once, marked as waiting, and the server agrees."""
+    in a 2-player game, once round 1 is over): offline, each tap shows that count at once, marked as waiting,
+    and the server agrees."""
     game = a_table(phone, live_server.url, "maya", PLAYERS)
+    change_log(game, game.revision, lambda events: [{"type": "round_end"}])
     phone.goto(f"{live_server.url}/games/{game.pk}/")
     score_a_territory(phone, "Forest")
     farm = phone.get_by_role("button", name=re.compile(r"^White, Farm: \d+$"))

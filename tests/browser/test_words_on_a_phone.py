@@ -104,7 +104,7 @@ def unbroken(page: Any, name: str) -> None:
 
 def tap(page: Any, op: str) -> None:
     """Tap the entry's button of ``op`` (the same in every language) and wait for the screen it leads to."""
-    page.locator(f'#wizard button[name=op][value="{op}"]').click()
+    page.locator(f'#wizard button[name=op][value="{op}"]').first.click()  # a closer: its chip, or the question's
     expect(page.locator("#wizard .pending")).to_have_count(0)
     expect(page.locator("#entry-queue")).to_be_empty()
 
