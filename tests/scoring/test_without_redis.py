@@ -183,3 +183,21 @@ def test_a_stalled_redis_costs_one_request_its_timeout_then_is_not_asked_for_a_w
     for _ in range(10):
         assert timed(lambda: phone.get(url, HTTP_HX_REQUEST="true")).status_code == 200
     assert len(redis_out.accepted) == asked  # the breaker is open: no connection was tried
+
+
+@pytest.mark.usefixtures("redis_out")
+def test_a_member_deletes_a_game_and_its_phones_get_the_usual_answer(member_user: User, game: Game) -> None:
+    member, guest = Client(), Client()
+    member.force_login(member_user)
+    assert timed(lambda: guest.post("/join/", {"code": game.table_code})).status_code == 302
+    assert timed(lambda: member.post(f"/games/{game.pk}/delete/")).status_code == 302
+    assert not Game.objects.filter(pk=game.pk).exists()
+    assert timed(lambda: guest.get(f"/games/{game.pk}/")).status_code == 404  # not remembered: Redis kept nothing
+
+
+@pytest.mark.usefixtures("redis_out")
+def test_a_restore_is_refused_until_the_limit_can_count_again(member_user: User) -> None:
+    member = Client()
+    member.force_login(member_user)
+    refused = timed(lambda: member.post("/groups/restore/", {"backup": ""}))
+    assert refused.status_code == 503 and "Not right now" in refused.content.decode()
