@@ -32,7 +32,7 @@ RATES: dict[Action, str] = {
 KEYS: dict[Action, str] = {"join": "ip", "signup": "ip", "restore": "user_or_ip"}
 """Whom each limit counts: the client, or for a restore (members only) the account."""
 WITHOUT_CACHE: dict[Action, Literal["open", "closed"]] = {
-    "join": "open",  # a table must sit down; guessing one of 31⁶ codes (887 million) takes days even unlimited
+    "join": "open",  # a table must sit down; an outage lasts minutes, and a code is one of 31⁶ (887 million)
     "signup": "closed",  # accounts made by the thousand cost for good; a newcomer can sign up a minute later
     "restore": "closed",  # the heaviest request: a member can restore a minute later
 }
