@@ -6,14 +6,15 @@ already survives a failed read and a failed write of the session; not a failed s
 database, a failed deletion, nor a failed existence check (a new session's key): each of those was a 500 with
 Redis down. Here every call to the cache is guarded: without Redis, a session is the database's.
 
-A write that failed while a stalled Redis kept its data leaves the cache's copy older than the database's
-until it expires (the session's age) or the session is saved again: a phone may then miss a table it joined
-meanwhile and join again. A Redis that restarted, the usual outage, has no copy.
+A write that failed leaves the copy Redis may still hold (a Redis stalled, or restarted from a snapshot) older
+than the database's: this process remembers its key, and deletes it once Redis answers again, before it reads
+any session from it.
 """
 
 from __future__ import annotations
 
 import logging
+import threading
 from collections.abc import Callable
 from typing import Any
 
@@ -26,6 +27,10 @@ from .cache import CACHE_ERRORS, warn_once
 
 logger = logging.getLogger(__name__)
 
+_unsynced: set[str] = set()
+"""The cache keys of the sessions this process failed to store or delete in Redis (see above)."""
+_unsynced_lock = threading.Lock()
+
 
 class SessionStore(CachedDBStore):
     """``cached_db`` whose cache is an accelerator: with Redis down, the database's sessions alone."""
@@ -37,6 +42,7 @@ class SessionStore(CachedDBStore):
 
     def load(self) -> dict[str, Any]:
         try:
+            _delete_unsynced(self._cache)
             data: dict[str, Any] | None = self._cache.get(self.cache_key)
         except CACHE_ERRORS:
             self._without_cache()
@@ -72,13 +78,28 @@ class SessionStore(CachedDBStore):
         try:
             self._cache.delete(self.cache_key_prefix + key)
         except CACHE_ERRORS:
-            self._without_cache()
+            self._without_cache(self.cache_key_prefix + key)
 
     def _set_in_cache(self, data: dict[str, Any], timeout: int) -> None:
         try:
             self._cache.set(self.cache_key, data, timeout)
         except CACHE_ERRORS:
-            self._without_cache()
+            self._without_cache(self.cache_key)
 
-    def _without_cache(self) -> None:
+    def _without_cache(self, unsynced: str = "") -> None:
+        """Say that Redis does not answer; ``unsynced``: the key of a session it may now hold an old copy of."""
+        if unsynced:
+            with _unsynced_lock:
+                _unsynced.add(unsynced)
         warn_once(logger, "sessions", "Redis does not answer: sessions are read from and written to the database")
+
+
+def _delete_unsynced(cache: BaseCache) -> None:
+    """Delete from ``cache`` the sessions this process failed to store or delete there (raises if it fails)."""
+    if not _unsynced:
+        return
+    with _unsynced_lock:
+        keys = list(_unsynced)
+    cache.delete_many(keys)
+    with _unsynced_lock:
+        _unsynced.difference_update(keys)

@@ -9,6 +9,7 @@ import logging
 import socket
 import threading
 import time
+import uuid
 from collections.abc import Callable, Iterator
 
 import pytest
@@ -19,8 +20,10 @@ from django.http.response import HttpResponseBase
 from django.test import Client, override_settings
 
 from scoring import cache as redis_guard
+from scoring.log import create_game
 from scoring.models import Game
-from tests.scoring.conftest import Entry
+from tests.redis_server import REDIS_URL, redis_or_skip
+from tests.scoring.conftest import FOREST_PLAYERS, Entry
 
 BOUND = 2.0
 """Seconds any request may take with Redis out (a stalled Redis costs one request its half-second timeout)."""
@@ -201,3 +204,38 @@ def test_a_restore_is_refused_until_the_limit_can_count_again(member_user: User)
     member.force_login(member_user)
     refused = timed(lambda: member.post("/groups/restore/", {"backup": ""}))
     assert refused.status_code == 503 and "Not right now" in refused.content.decode()
+
+
+def out(connection: object) -> None:
+    """A connection to a Redis whose breaker is open: Redis is out, and keeps what it held."""
+    raise redis_guard.CacheUnavailable("Redis is out")
+
+
+def test_a_session_changed_while_redis_was_out_is_not_read_back_from_it_afterwards(
+    game: Game, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    server = redis_or_skip("this test")
+    prefix = f"test-out-{uuid.uuid4().hex[:12]}"
+    caches = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": prefix,
+            "OPTIONS": settings.REDIS_OPTIONS,
+        }
+    }
+    other = create_game(game.group, FOREST_PLAYERS, {}, promos=True)
+    phone = Client()
+    try:
+        with override_settings(CACHES=caches, SESSION_ENGINE="scoring.sessions"):
+            assert phone.post("/join/", {"code": game.table_code}).status_code == 302  # kept in Redis too
+            with monkeypatch.context() as outage:
+                outage.setattr(redis_guard._BreakerConnection, "connect", out)
+                assert phone.post("/join/", {"code": other.table_code}).status_code == 302  # the database only
+            assert phone.get(f"/games/{other.pk}/").status_code == 200  # not Redis's older copy
+            assert phone.get(f"/games/{game.pk}/").status_code == 200
+    finally:
+        keys = list(server.scan_iter(match=f"{prefix}:*"))
+        if keys:
+            server.delete(*keys)
+        server.close()
