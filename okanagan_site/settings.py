@@ -158,12 +158,21 @@ FILE_UPLOAD_MAX_MEMORY_SIZE = LARGEST_BODY_LIMIT
 # database (`manage.py createcachetable` makes the table; `make run` does), whose increment is a read
 # then a write: good enough for one development server, and `check --deploy` warns about it.
 REDIS_URL = os.environ.get("REDIS_URL", "")
+# Redis is an accelerator (scoring/cache.py): a Redis down or stalled costs a request at most a quarter or
+# half a second, then nothing for a few seconds (a circuit breaker), and every request is answered from the
+# database meanwhile.
+REDIS_OPTIONS = {
+    "pool_class": "scoring.cache.BreakerConnectionPool",
+    "socket_connect_timeout": 0.25,
+    "socket_timeout": 0.5,
+}
 if REDIS_URL:
     CACHES = {
         "default": {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": os.environ.get("CACHE_KEY_PREFIX", "okanagan"),
+            "OPTIONS": REDIS_OPTIONS,
         }
     }
     # django-ratelimit lists only django-redis among the Redis backends it knows; Django's own RedisCache
@@ -173,8 +182,9 @@ if REDIS_URL:
     # touches no database, and the sessions, which every app server shares. They are read from Redis and
     # written to it and to the database ("cached_db"), not kept in Redis alone: a Redis restart or flush
     # (it is a cache, run without persistence) then logs nobody out and loses no phone's table or seat.
-    # A session changes rarely (a login, a table joined), so the write to both costs little.
-    SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
+    # A session changes rarely (a login, a table joined), so the write to both costs little. With Redis
+    # down, they are read from the database alone (scoring/sessions.py).
+    SESSION_ENGINE = "scoring.sessions"
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "okanagan_cache"}}
     # Not atomic (see above): tolerated without REDIS_URL so that `make run` works on a fresh machine;
@@ -191,7 +201,7 @@ RATELIMIT_IPV6_MASK = 64
 # from its 10th failure. Someone else guessing Ann's password from elsewhere never locks Ann out.
 # Refused attempts during the lock are not counted, so they do not push its end further away.
 AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend", "scoring.backends.CaseInsensitiveModelBackend"]
-AXES_HANDLER = "axes.handlers.cache.AxesCacheHandler"  # counts in the cache: no database write per attempt
+AXES_HANDLER = "scoring.rate_limits.LoginLimits"  # counts in the cache: no database write per attempt
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_FAILURE_LIMIT = 10
 AXES_COOLOFF_TIME = timedelta(minutes=5)

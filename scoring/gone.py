@@ -12,6 +12,7 @@ site not even saying the game existed) and who deleted it.
 
 from __future__ import annotations
 
+import logging
 from datetime import timedelta
 from typing import TypedDict
 
@@ -23,8 +24,11 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from .access import TABLES_KEY
+from .cache import CACHE_ERRORS, warn_once
 from .http import HtmxHttpRequest, go
 from .models import Game, Group
+
+logger = logging.getLogger(__name__)
 
 KEPT_FOR = timedelta(days=7)
 """How long the phones of a deleted game are told so: far longer than a table keeps a page open."""
@@ -53,7 +57,14 @@ def remember(game: Game, by: str) -> None:
     """Remember that ``game`` was deleted by ``by`` (a name, or ``""``), before it is."""
     deleted: Deleted = {"group": game.group_id, "code": game.table_code, "by": by}
     timeout = int(KEPT_FOR.total_seconds())
-    cache.set_many({_key_of_id(game.pk): deleted, _key_of_token(game.spectator_token): deleted}, timeout=timeout)
+    try:
+        cache.set_many({_key_of_id(game.pk): deleted, _key_of_token(game.spectator_token): deleted}, timeout=timeout)
+    except CACHE_ERRORS:  # Redis down: the game is deleted all the same, its phones get the usual 404
+        _without_cache()
+
+
+def _without_cache() -> None:
+    warn_once(logger, "deleted games", "Redis does not answer: deleted games are not remembered")
 
 
 def deleter(request: HttpRequest, game: Game) -> str:
@@ -87,7 +98,11 @@ def answer(request: HtmxHttpRequest, by_id: bool, key: str, *, failed: bool) -> 
     ``failed``: the request did not find the game missing, it broke half-way through as the game was deleted
     (it had it, then): it is told even if the game's deletion is no longer remembered.
     """
-    deleted: Deleted | None = cache.get(_key_of_id(key) if by_id else _key_of_token(key))
+    try:
+        deleted: Deleted | None = cache.get(_key_of_id(key) if by_id else _key_of_token(key))
+    except CACHE_ERRORS:
+        _without_cache()
+        deleted = None
     if deleted is None:
         if not failed:
             return None

@@ -25,7 +25,9 @@ The scheme, and why an old version never stays in the cache once a writer has st
   ``maxmemory-policy``, ``noeviction``, does not).
 - The expiry also bounds the harm of a writer that died between its commit and its store: its phones see
   the change at most :data:`KEPT_FOR` late. A failed store (Redis down) is logged, not raised: the save
-  itself was committed.
+  itself was committed. The same bound holds for a store that failed while a stalled Redis kept its keys.
+- With Redis down or stalled (:mod:`scoring.cache`), a poll reads the database, as without Redis: an unchanged
+  poll then costs its one indexed query, and the site says so in the log every few seconds.
 - When a spectator token stops working (:meth:`Game.new_codes <scoring.models.Game.new_codes>`, a game
   deleted), :func:`forget` stores a tombstone under it for :data:`KEPT_FOR`, which no poll's store can
   replace: the old token's polls ask the database, which knows it no more, and each gets its 404.
@@ -33,12 +35,18 @@ The scheme, and why an old version never stays in the cache once a writer has st
 
 from __future__ import annotations
 
+import logging
+from collections.abc import Callable
+
 from django.core.cache import caches
 from django.core.cache.backends.redis import RedisCache, RedisCacheClient
 from django.db.transaction import on_commit
 from redis import Redis
 
+from .cache import CACHE_ERRORS, warn_once
 from .models import Game
+
+logger = logging.getLogger(__name__)
 
 type LiveRow = tuple[int, int, int]
 """A game's pk, revision and activity: what its live ETag is made of."""
@@ -74,7 +82,11 @@ def current(token: str) -> LiveRow | None:
     if redis is None:
         return _from_database(token)
     client, key = redis.get_client(write=True), _key(token)  # the primary: it has every store
-    stored = client.get(key)
+    try:
+        stored = client.get(key)
+    except CACHE_ERRORS:
+        _without_cache()
+        return _from_database(token)
     if stored is not None and stored != GONE:
         _version, pk, revision, activity = (int(part) for part in stored.split())
         return pk, revision, activity
@@ -96,7 +108,7 @@ def forget(token: str) -> None:
     answers no more, and no poll can store it again."""
     redis = _redis()
     if redis is not None:
-        on_commit(lambda: redis.get_client(write=True).set(_key(token), GONE, ex=KEPT_FOR), robust=True)
+        on_commit(lambda: _guarded(redis.get_client(write=True).set, _key(token), GONE, ex=KEPT_FOR), robust=True)
 
 
 def _redis() -> RedisCacheClient | None:
@@ -116,7 +128,19 @@ def _from_database(token: str) -> LiveRow | None:
 def _store(client: Redis, key: str, row: LiveRow) -> None:
     pk, revision, activity = row
     value = f"{revision + activity} {pk} {revision} {activity}"
-    client.register_script(SET_IF_GREATER)(keys=[key], args=[revision + activity, value, KEPT_FOR])
+    _guarded(client.register_script(SET_IF_GREATER), keys=[key], args=[revision + activity, value, KEPT_FOR])
+
+
+def _guarded(store: Callable[..., object], *args: object, **kwargs: object) -> None:
+    """Call ``store``; if Redis does not answer, say so (the change itself is committed: see above)."""
+    try:
+        store(*args, **kwargs)
+    except CACHE_ERRORS:
+        _without_cache()
+
+
+def _without_cache() -> None:
+    warn_once(logger, "live versions", "Redis does not answer: polls ask the database for each game's version")
 
 
 def _publish(game_id: int) -> None:

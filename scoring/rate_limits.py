@@ -1,16 +1,26 @@
 """Rate limits on guessing, and the page that asks to wait.
 
-Logins are limited by django-axes (settings ``AXES_*``); joining a table by its code and signing up by
-django-ratelimit, here. Every limit counts per client (:mod:`scoring.client`) in the shared cache.
+Logins are limited by django-axes (settings ``AXES_*``, :class:`LoginLimits`); joining a table by its code and
+signing up by django-ratelimit, here. Every limit counts per client (:mod:`scoring.client`) in the shared cache.
+
+With Redis down or stalled (:mod:`scoring.cache`) nothing can be counted: each limit then lets every attempt
+through or refuses every one (:data:`WITHOUT_CACHE`), and says so in the log, once every few seconds.
 """
 
 from __future__ import annotations
 
+import logging
+import weakref
 from typing import Any, Literal
 
+from axes.handlers.cache import AxesCacheHandler
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django_ratelimit.core import is_ratelimited
+
+from .cache import CACHE_ERRORS, warn_once
+
+logger = logging.getLogger(__name__)
 
 Action = Literal["join", "signup", "restore"]
 
@@ -21,6 +31,15 @@ RATES: dict[Action, str] = {
 }
 KEYS: dict[Action, str] = {"join": "ip", "signup": "ip", "restore": "user_or_ip"}
 """Whom each limit counts: the client, or for a restore (members only) the account."""
+WITHOUT_CACHE: dict[Action, Literal["open", "closed"]] = {
+    "join": "open",  # a table must sit down; an outage lasts minutes, and a code is one of 31⁶ (887 million)
+    "signup": "closed",  # accounts made by the thousand cost for good; a newcomer can sign up a minute later
+    "restore": "closed",  # the heaviest request: a member can restore a minute later
+}
+"""What each limit does while the cache does not answer: let every attempt through, or refuse every one."""
+
+_refused_uncounted: weakref.WeakSet[HttpRequest] = weakref.WeakSet()
+"""Requests refused because their attempt could not be counted: they are told to come back, not to wait."""
 
 
 def over_limit(request: HttpRequest, action: Action) -> bool:
@@ -29,13 +48,56 @@ def over_limit(request: HttpRequest, action: Action) -> bool:
     The count is incremented and read in one atomic step on Redis, so parallel workers never let more
     through than the limit.
     """
-    limited: bool = is_ratelimited(request, group=action, key=KEYS[action], rate=RATES[action], increment=True)
+    try:
+        limited: bool = is_ratelimited(request, group=action, key=KEYS[action], rate=RATES[action], increment=True)
+    except CACHE_ERRORS:
+        fails = WITHOUT_CACHE[action]
+        warn_once(logger, f"limit:{action}", "Redis does not answer: the %s limit is %s", action, fails)
+        if fails == "open":
+            return False
+        _refused_uncounted.add(request)
+        return True
     return limited
 
 
 def too_many(request: HttpRequest, response: HttpResponse | None = None, credentials: Any = None) -> HttpResponse:
-    """The "too many attempts" page, with status 429, in the reader's language.
+    """The "too many attempts" page, with status 429, in the reader's language; or, for an attempt refused
+    because the cache could not count it, the "not right now" page, with status 503.
 
     Also django-axes' ``AXES_LOCKOUT_CALLABLE``, which passes the refused response and the credentials.
     """
+    if request in _refused_uncounted:
+        response = render(request, "scoring/too_many.html", {"uncounted": True}, status=503)
+        response["Retry-After"] = "60"
+        return response
     return render(request, "scoring/too_many.html", status=429)
+
+
+class LoginLimits(AxesCacheHandler):  # type: ignore[misc]  # (axes is untyped)
+    """django-axes counting logins in the cache (settings ``AXES_HANDLER``), letting every login through while
+    the cache does not answer: only the right password logs in, and the limit only slows guessing down, while
+    refusing every login would lock every member out for as long as Redis is down."""
+
+    def get_failures(self, request: HttpRequest, credentials: dict[str, Any] | None = None) -> int:
+        try:
+            failures: int = super().get_failures(request, credentials)
+        except CACHE_ERRORS:
+            _login_limit_open()
+            return 0
+        return failures
+
+    def user_login_failed(self, sender: Any, credentials: dict[str, Any], request: Any = None, **kwargs: Any) -> None:
+        try:
+            super().user_login_failed(sender, credentials, request, **kwargs)
+        except CACHE_ERRORS:
+            _login_limit_open()
+
+    def user_logged_in(self, sender: Any, request: HttpRequest, user: Any, **kwargs: Any) -> None:
+        try:
+            super().user_logged_in(sender, request, user, **kwargs)
+        except CACHE_ERRORS:
+            _login_limit_open()
+
+
+def _login_limit_open() -> None:
+    warn_once(logger, "limit:login", "Redis does not answer: the login limit is open")

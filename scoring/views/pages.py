@@ -91,11 +91,15 @@ def safe_next(request: HtmxHttpRequest, fallback: str) -> str:
 @require_safe
 @never_cache
 def health(request: HtmxHttpRequest) -> HttpResponse:
-    """For monitors: "ok", or 503 naming what is down, after a trivial query and a cache round trip.
+    """For monitors: "ok", or 503 naming what is down, after a trivial query and a cache round trip; with the
+    database up and the cache down, "degraded: cache" and 200, since every page is then answered from the
+    database (scoring/cache.py), and a load balancer must keep the server.
 
     The answers are for machines and stay in English.
     """
     down = [name for name, works in (("database", _database_answers), ("cache", _cache_answers)) if not works()]
+    if down == ["cache"]:
+        return HttpResponse("degraded: cache", content_type="text/plain")
     if down:
         return HttpResponse(f"down: {', '.join(down)}", content_type="text/plain", status=503)
     return HttpResponse("ok", content_type="text/plain")
