@@ -141,14 +141,16 @@ def _saves_until_killed(port: int, games: list[int], server: subprocess.Popen[by
     stop = threading.Event()
 
     def table(game: int) -> None:
+        twin = ""  # the same lake again is asked about once (scoring.twins): confirmed, as a person taps Save
         while not stop.is_set():
-            body = urlencode({"draft": drafts[game], "revision": acknowledged[game], "op": "save"})
+            body = urlencode({"draft": drafts[game], "revision": acknowledged[game], "op": "save", "twin": twin})
             try:
-                status, _cookies, _page = call(port, "POST", f"/games/{game}/events/new/territory/", headers, body)
+                status, _cookies, page = call(port, "POST", f"/games/{game}/events/new/territory/", headers, body)
             except OSError:
                 return  # the server is gone: this save was not acknowledged
             if status == 302:
                 acknowledged[game] += 1
+            twin = field(page, "twin") if status == 422 and 'name="twin"' in page else ""
 
     threads = [threading.Thread(target=table, args=(game,)) for game in games]
     for thread in threads:
