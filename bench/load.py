@@ -97,6 +97,8 @@ LATE_S = 0.1
 LATE_SHARE = 0.01
 """More late requests than this share, and the step did not load the site as asked."""
 TIMEOUT_S = 30.0
+TWIN = re.compile(r'name="twin" value="(\d+)"')
+"""The event a save repeats, which the page asks about (scoring.twins)."""
 PAGE_ETAG = re.compile(r'"If-None-Match": "\\"([^"\\]+)\\""')  # the ETag the game page's live div sends
 SAVE = "territory save"
 PAGE = "game page (after a save)"
@@ -423,15 +425,23 @@ async def save(
     connection: Connection, table: Table, member: dict[str, str], recorder: Recorder, sent: float, etag: str
 ) -> str:
     """Save the table's lake and load the game page the answer sends to, as the browser does; the ETag the
-    page's live div holds."""
-    body = urlencode({"draft": table.lake, "revision": table.revision, "op": "save"})
+    page's live div holds. The same lake as one saved a moment before is asked about once (scoring.twins): the
+    phone taps Save again, as a person does, and both posts count as saves."""
+    fields = {"draft": table.lake, "revision": table.revision, "op": "save"}
     headers = {**member, "Content-Type": "application/x-www-form-urlencoded"}
-    try:
-        answer = await connection.request("POST", f"/games/{table.game}/events/new/territory/", headers, body)
-    except (OSError, TimeoutError):
-        recorder.failed(sent, SAVE)
-        return etag
-    recorder.add(sent, SAVE, answer.ms, answer.status == 302)
+    for _ask in range(2):
+        try:
+            answer = await connection.request(
+                "POST", f"/games/{table.game}/events/new/territory/", headers, urlencode(fields)
+            )
+        except (OSError, TimeoutError):
+            recorder.failed(sent, SAVE)
+            return etag
+        twin = TWIN.search(answer.body.decode()) if answer.status == 422 else None
+        recorder.add(sent, SAVE, answer.ms, answer.status == 302 or twin is not None)
+        if twin is None:
+            break
+        fields["twin"] = twin.group(1)
     if answer.status != 302:
         return etag
     table.revision += 1
