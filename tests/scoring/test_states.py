@@ -4,6 +4,7 @@ the pages read it, and it always equals a fresh replay of the log; no request re
 from __future__ import annotations
 
 import io
+import pickle
 import random
 import sys
 from typing import Any
@@ -121,3 +122,44 @@ def test_no_page_poll_or_save_replays_the_log(
     game.refresh_from_db()
     assert not game.is_playing
     assert member_client.get(f"/watch/{game.spectator_token}/result.png").status_code == 200
+
+
+RAN: list[str] = []
+
+
+class _Payload:
+    """Unpickled, it runs code (here: it appends to RAN)."""
+
+    def __reduce__(self) -> tuple[object, tuple[str]]:
+        return exec, ("import tests.scoring.test_states as t; t.RAN.append('code')",)
+
+
+def _tampered(game: Game) -> list[str]:
+    row = EventState.objects.get(event__game=game, event__index=5)
+    players, state, outcome = row.data.split("\n")[1:]
+    payload = pickle.dumps(_Payload(), protocol=0).decode("latin-1")
+    return [
+        "",
+        "not json",
+        payload,
+        f"{states.STATE_FORMAT}\n{payload}\n{payload}\n{payload}",
+        f"{states.STATE_FORMAT}\n{players}\n{state.replace('nuggets_left":', 'nuggets_left":"x","y":')}\n{outcome}",
+        f"{states.STATE_FORMAT}\n{players}\n{'[' * 100_000}\n{'[' * 100_000}",
+        f"{states.STATE_FORMAT}\n{players}\n{state}\n" + '{"index":5,"event":{"type":"exec"},"steps":[]}',
+    ]
+
+
+def test_a_tampered_row_never_runs_code_and_is_rebuilt_from_the_log_when_read(
+    member_client: Client, group: Group
+) -> None:
+    record = random_record(RandomChooser(4), 3, 4, 2).to_json()
+    game = create_game(group, tuple(record["players"]), record["options"], promos=True, events=record["events"])
+    pickle.loads(pickle.dumps(_Payload()))  # noqa: S301 (the payload is real: unpickled, it runs)
+    assert RAN == ["code"]
+    RAN.clear()
+    for data in _tampered(game):
+        EventState.objects.filter(event__game=game, event__index=5).update(data=data)
+        assert member_client.get(f"/games/{game.pk}/").status_code == 200
+        assert states.load(EventState.objects.get(event__game=game, event__index=5).data) is not None
+        assert_as_replayed(game)
+    assert RAN == []
