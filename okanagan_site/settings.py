@@ -164,6 +164,7 @@ if REDIS_URL:
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": os.environ.get("CACHE_KEY_PREFIX", "okanagan"),
+            "OPTIONS": {"serializer": "okanagan_site.cache_json.JSONSerializer"},  # never pickle: no code in data
         }
     }
     # django-ratelimit lists only django-redis among the Redis backends it knows; Django's own RedisCache
