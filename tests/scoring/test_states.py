@@ -12,6 +12,8 @@ from typing import Any
 import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
+from django.db import connection
+from django.db.migrations.executor import MigrationExecutor
 from django.test import Client
 
 from rules import RecordError
@@ -162,4 +164,31 @@ def test_a_tampered_row_never_runs_code_and_is_rebuilt_from_the_log_when_read(
         assert member_client.get(f"/games/{game.pk}/").status_code == 200
         assert states.load(EventState.objects.get(event__game=game, event__index=5).data) is not None
         assert_as_replayed(game)
+    assert RAN == []
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_migration_to_json_forgets_the_pickled_states_unread_and_they_are_rebuilt_when_read() -> None:
+    before, after = ("scoring", "0012_seats_follow_people"), ("scoring", "0013_event_states_json")
+    executor = MigrationExecutor(connection)
+    executor.migrate([before])
+    old = executor.loader.project_state([before]).apps
+    user = old.get_model("auth", "User").objects.create(username="old")
+    group = old.get_model("scoring", "Group").objects.create(name="Old table", owner=user, invite_token="t")
+    game = old.get_model("scoring", "Game").objects.create(group=group, table_code="CODE1", spectator_token="s1")
+    for position, name in enumerate(("White", "Red", "Yellow")):
+        old.get_model("scoring", "Seat").objects.create(game=game, position=position, name=name)
+    event = old.get_model("scoring", "Event").objects.create(game=game, index=0, data={"type": "round_end"})
+    old.get_model("scoring", "EventState").objects.create(event=event, data=pickle.dumps(_Payload()))
+
+    executor = MigrationExecutor(connection)
+    executor.loader.build_graph()
+    executor.migrate([after])
+    assert RAN == []
+    assert not executor.loader.project_state([after]).apps.get_model("scoring", "EventState").objects.exists()
+    executor = MigrationExecutor(connection)
+    executor.loader.build_graph()
+    executor.migrate(executor.loader.graph.leaf_nodes())
+    assert states.current(Game.objects.get(pk=game.pk)).state.round == 2
+    assert states.load(EventState.objects.get(event__game=game.pk).data) is not None
     assert RAN == []
