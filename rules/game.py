@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import cast
 
 from .components import Building, ObjectiveKind, Reward
 from .data import (
@@ -121,7 +122,8 @@ class EventOutcome:
     def to_data(self) -> dict[str, Data]:
         """The outcome as JSON data (:meth:`from_data` reads it): the event as the record writes it, and each
         step's template and params with their types."""
-        return {"index": self.index, "event": self.event.to_json(), "steps": [step_to_data(s) for s in self.steps]}  # type: ignore[dict-item]
+        event = cast("Data", self.event.to_json())  # the record's JSON object: JSON's types only
+        return {"index": self.index, "event": event, "steps": [step_to_data(step) for step in self.steps]}
 
     @classmethod
     def from_data(cls, data: object, players: tuple[str, ...]) -> EventOutcome:
@@ -212,7 +214,7 @@ class GameState:
                 player: {
                     "rewards": counts_to_data(holding.rewards),
                     "nuggets": holding.nuggets,
-                    "objectives": [card.to_json() for card in holding.objectives],  # type: ignore[misc]
+                    "objectives": [cast("Data", card.to_json()) for card in holding.objectives],  # as the record
                 }
                 for player, holding in self.holdings.items()
             },
