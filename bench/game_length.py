@@ -106,13 +106,19 @@ def undo(client: object, game_id: int) -> None:
 
 
 def a_record(length: int) -> dict[str, Any]:
-    """A legal random 3-player record of ``length`` events after which a blue circle is left for a lake."""
+    """A legal random 3-player record of ``length`` events after which a blue circle is left for a lake, and
+    whose last events hold no lake closed by the first player (the saved lake would be a twin, asked about:
+    ``scoring.twins``)."""
     from rules import Reward, score_okanagan
+    from scoring.twins import LOOKED_BACK
     from tests.random_games import RandomChooser, random_record
 
     for seed in itertools.count():
         record = random_record(RandomChooser(seed), 3, length - length // 3, length // 3).to_json()
-        if score_okanagan(record).state.available(Reward.BLUE_CIRCLE):
+        lakes = [event for event in record["events"][-LOOKED_BACK:] if event.get("territory") == "lake"]
+        if score_okanagan(record).state.available(Reward.BLUE_CIRCLE) and not any(
+            lake["closed_by"] == record["players"][0] for lake in lakes
+        ):
             return record
     raise AssertionError("unreachable")
 

@@ -165,6 +165,7 @@ REDIS_OPTIONS = {
     "pool_class": "scoring.cache.BreakerConnectionPool",
     "socket_connect_timeout": 0.25,
     "socket_timeout": 0.5,
+    "serializer": "okanagan_site.cache_json.JSONSerializer",  # never pickle: no code in the data
 }
 if REDIS_URL:
     CACHES = {

@@ -6,16 +6,43 @@ Each player's tokens, nuggets and objective cards, the supply, the round, and wh
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import cast
 
-from .components import Building, Reward
+from .components import Building, ObjectiveKind, Reward
+from .data import (
+    Data,
+    DataError,
+    array,
+    counts_from_data,
+    counts_to_data,
+    member,
+    obj,
+    step_from_data,
+    step_to_data,
+    text,
+    whole,
+)
 from .explanation import Step
 from .record import (
     Bag,
     Event,
+    NuggetLadder,
     ObjectiveCard,
     Options,
+    parse_event,
 )
+
+
+def _reading[T](read: Callable[[], T]) -> T:
+    """``read()``, any error of data that ``to_data`` did not write raised as :class:`DataError`."""
+    try:
+        return read()
+    except DataError:
+        raise
+    except (LookupError, TypeError, ValueError) as error:  # a missing key, an unhashable key, an illegal event
+        raise DataError(f"{type(error).__name__}: {error}") from None
 
 
 @dataclass
@@ -56,6 +83,33 @@ class TerritoryOutcome:
             "collected": {player: sum(bag.values()) for player, bag in self.collected.items()},
         }
 
+    def to_data(self) -> dict[str, Data]:
+        """The outcome as JSON data, every figure kept (:meth:`from_data` reads it)."""
+        return {
+            "event": self.event,
+            "influence": dict(self.influence),
+            "order": list(self.order),
+            "special_action_to": self.special_action_to,
+            "collected": {player: counts_to_data(bag) for player, bag in self.collected.items()},
+        }
+
+    @classmethod
+    def from_data(cls, data: object) -> TerritoryOutcome:
+        """What :meth:`to_data` wrote; :class:`~rules.data.DataError` if it is not that."""
+
+        def read() -> TerritoryOutcome:
+            fields = obj(data)
+            to = fields["special_action_to"]
+            return cls(
+                whole(fields["event"]),
+                {text(player): whole(count) for player, count in obj(fields["influence"]).items()},
+                tuple(text(player) for player in array(fields["order"])),
+                None if to is None else text(to),
+                {text(player): counts_from_data(Reward, bag) for player, bag in obj(fields["collected"]).items()},
+            )
+
+        return _reading(read)
+
 
 @dataclass(frozen=True)
 class EventOutcome:
@@ -64,6 +118,25 @@ class EventOutcome:
     index: int
     event: Event
     steps: tuple[Step, ...]
+
+    def to_data(self) -> dict[str, Data]:
+        """The outcome as JSON data (:meth:`from_data` reads it): the event as the record writes it, and each
+        step's template and params with their types."""
+        event = cast("Data", self.event.to_json())  # the record's JSON object: JSON's types only
+        return {"index": self.index, "event": event, "steps": [step_to_data(step) for step in self.steps]}
+
+    @classmethod
+    def from_data(cls, data: object, players: tuple[str, ...]) -> EventOutcome:
+        """What :meth:`to_data` wrote, for a game of ``players`` (the event is read as the record reads it);
+        :class:`~rules.data.DataError` if it is not that."""
+
+        def read() -> EventOutcome:
+            fields = obj(data)
+            index = whole(fields["index"])
+            steps = tuple(step_from_data(step) for step in array(fields["steps"]))
+            return cls(index, parse_event(players, fields["event"], index), steps)
+
+        return _reading(read)
 
 
 @dataclass
@@ -125,6 +198,79 @@ class GameState:
             territories=list(self.territories),
         )
 
+    def to_data(self) -> dict[str, Data]:
+        """The state as JSON data (:meth:`from_data` reads it): only JSON's types, so that whoever stores it, reading
+        it back never runs code. Sets are written in a fixed order, everything else in its own."""
+        return {
+            "players": list(self.players),
+            "options": {
+                "reward_supply": self.options.reward_supply,
+                "nugget_supply": self.options.nugget_supply,
+                "nugget_ladder": self.options.nugget_ladder.value,
+            },
+            "supply": counts_to_data(self.supply),
+            "nuggets_left": self.nuggets_left,
+            "holdings": {
+                player: {
+                    "rewards": counts_to_data(holding.rewards),
+                    "nuggets": holding.nuggets,
+                    "objectives": [cast("Data", card.to_json()) for card in holding.objectives],  # as the record
+                }
+                for player, holding in self.holdings.items()
+            },
+            "exhausted": [reward.value for reward in Reward if reward in self.exhausted],
+            "corrected_back": counts_to_data(self.corrected_back),
+            "buildings_counted": {player: counts_to_data(counts) for player, counts in self.buildings_counted.items()},
+            "over_round_one": {player: counts_to_data(events) for player, events in self.over_round_one.items()},
+            "crowded_in_round_one": {
+                player: {building.value: list(first) for building, first in crowded.items()}
+                for player, crowded in self.crowded_in_round_one.items()
+            },
+            "round": self.round,
+            "final_counts": [*sorted(self.final_counts)],
+            "kept_after_round_one": [*sorted(self.kept_after_round_one)],
+            "log": [outcome.to_data() for outcome in self.log],
+            "territories": [outcome.to_data() for outcome in self.territories],
+        }
+
+    @classmethod
+    def from_data(cls, data: object) -> GameState:
+        """What :meth:`to_data` wrote, with every value's type checked; :class:`~rules.data.DataError` if it is
+        not that (a missing field, a value of the wrong type, an illegal event in the log)."""
+
+        def read() -> GameState:
+            fields = obj(data)
+            players = tuple(text(player) for player in array(fields["players"]))
+            options = obj(fields["options"])
+            return cls(
+                players=players,
+                options=Options(
+                    whole(options["reward_supply"]),
+                    whole(options["nugget_supply"]),
+                    member(NuggetLadder, options["nugget_ladder"]),
+                ),
+                supply=counts_from_data(Reward, fields["supply"]),
+                nuggets_left=whole(fields["nuggets_left"]),
+                holdings={text(player): _holding(holding) for player, holding in obj(fields["holdings"]).items()},
+                exhausted={member(Reward, reward) for reward in array(fields["exhausted"])},
+                corrected_back=counts_from_data(Reward, fields["corrected_back"]),
+                buildings_counted=_by_player(fields["buildings_counted"]),
+                over_round_one=_by_player(fields["over_round_one"]),
+                crowded_in_round_one={
+                    text(player): {
+                        member(Building, building): _first(first) for building, first in obj(crowded).items()
+                    }
+                    for player, crowded in obj(fields["crowded_in_round_one"]).items()
+                },
+                round=whole(fields["round"]),
+                final_counts={text(player) for player in array(fields["final_counts"])},
+                kept_after_round_one={text(player) for player in array(fields["kept_after_round_one"])},
+                log=[EventOutcome.from_data(outcome, players) for outcome in array(fields["log"])],
+                territories=[TerritoryOutcome.from_data(outcome) for outcome in array(fields["territories"])],
+            )
+
+        return _reading(read)
+
     def without_log(self) -> GameState:
         """A copy without what grows with the game (the log of every event, the territories' outcomes): the
         state to store after an event, to which the next event applies as it does to the full state."""
@@ -172,6 +318,28 @@ class GameState:
     def supply_to_json(self) -> dict[str, object]:
         """The result's ``supply``: what is left of each kind, and the nugget cards left."""
         return {"rewards": {reward.value: self.supply[reward] for reward in Reward}, "nuggets": self.nuggets_left}
+
+
+def _holding(data: object) -> Holding:
+    fields = obj(data)
+    cards = (obj(card) for card in array(fields["objectives"]))
+    return Holding(
+        counts_from_data(Reward, fields["rewards"]),
+        whole(fields["nuggets"]),
+        tuple(
+            ObjectiveCard(member(ObjectiveKind, card["kind"]), tuple(member(Reward, r) for r in array(card["rewards"])))
+            for card in cards
+        ),
+    )
+
+
+def _by_player(data: object) -> dict[str, dict[Building, int]]:
+    return {text(player): counts_from_data(Building, counts) for player, counts in obj(data).items()}
+
+
+def _first(data: object) -> tuple[int, int]:
+    event, count = (whole(value) for value in array(data))
+    return event, count
 
 
 def new_game(players: tuple[str, ...], options: Options | None = None) -> GameState:

@@ -114,7 +114,7 @@ def log_entry(row: Event, outcome: EventOutcome) -> LogEntry:
     event and language in this process. The key is what the row holds (its game, its mark, a digest of its
     stored state, which holds the event and what it did), so it is never stale, whatever becomes of row ids;
     the words are the same for every reader, secret cards are never in them."""
-    digest = hashlib.blake2b(states.stored_data(row) or b"", digest_size=16).digest()
+    digest = hashlib.blake2b((states.stored_data(row) or "").encode(), digest_size=16).digest()
     key = (row.game_id, row.entered_for, digest, get_language())
     if key in _ENTRIES:
         _ENTRIES.move_to_end(key)

@@ -118,7 +118,7 @@ def create_games(group: Group, games: Sequence[NewGame]) -> list[Game]:
     return rows
 
 
-def _states(new: NewGame) -> list[bytes | None]:
+def _states(new: NewGame) -> list[str | None]:
     """What is stored with each event of ``new`` (an Okanagan game's state after it)."""
     if new.kind != Game.Kind.OKANAGAN or not new.events:
         return [None] * len(new.events)

@@ -246,7 +246,8 @@ class EventState(models.Model):
     when first read. A table of its own, so that reading a game's events (a backup) does not read the states."""
 
     event = models.OneToOneField(Event, primary_key=True, on_delete=models.CASCADE, related_name="stored")
-    data = models.BinaryField()
+    data = models.TextField()
+    """JSON text, as :func:`scoring.states.dump` writes it (never a pickle: reading it never runs code)."""
 
 
 class Draft(models.Model):

@@ -9,30 +9,28 @@ before it; an imported or restored game, and a row whose state is missing or was
 older :data:`STATE_FORMAT`), are replayed whole and their states stored again (:func:`rebuild`); and
 ``manage.py check_data`` checks every stored state against a fresh replay (:func:`differences`).
 
-The states are pickled: only the server writes them, from the rules' own objects, and nothing a client sends
-is ever unpickled (imports and restores carry the log, which is replayed).
+The states are stored as JSON text through the rules' own data (``GameState.to_data``, ``EventOutcome.to_data``,
+:mod:`rules.data`), never pickled: reading a row never runs code, whoever wrote it (a database restored from
+elsewhere, a SQL console). A row that is not what :func:`dump` writes, whatever it holds, reads as missing and
+is rebuilt from the log.
 """
 
 from __future__ import annotations
 
-import copyreg
-import io
-import pickle
+import json
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from types import MappingProxyType
 from typing import Any
 
 from rules import RECORD_FORMAT, EventOutcome, GameState, OkanaganResult, RecordError, final_score, new_game
-from rules.explanation import Message, Plural
 from rules.record import Record, parse_event, parse_record
 from rules.replay import apply_event
 
 from .models import Event, EventState, Game
 
-STATE_FORMAT = 2
-"""The version of what is pickled: raise it when the rules' state or explanation classes change, and every
-stored state is rebuilt from its log when next read."""
+STATE_FORMAT = 3
+"""The version of what is stored: raise it when the rules' data of a state or an outcome changes, and every
+stored state is rebuilt from its log when next read. (2 was pickles: such a row reads as missing.)"""
 
 
 @dataclass(frozen=True)
@@ -43,54 +41,55 @@ class After:
     outcome: EventOutcome
 
 
-def _frozen(mapping: dict[str, Any]) -> MappingProxyType[str, Any]:
-    return MappingProxyType(mapping)
+def _json(data: object) -> str:
+    return json.dumps(data, separators=(",", ":"))  # ASCII: a lone surrogate in a name is stored escaped
 
 
-def _message(template: str, params: dict[str, Any]) -> Message:
-    return Message(template, **params)
+def dump(after: After) -> str:
+    """``after`` as stored: four lines, :data:`STATE_FORMAT`, the players, the state and the outcome, as JSON (no
+    JSON text holds a line break), so that a page reads the outcomes of its last events and the state of the
+    last one only."""
+    lines = (
+        str(STATE_FORMAT),
+        _json(after.state.players),
+        _json(after.state.to_data()),
+        _json(after.outcome.to_data()),
+    )
+    return "\n".join(lines)
 
 
-class _Pickler(pickle.Pickler):
-    """Pickles the rules' objects: their immutable mappings, and the strings that carry a template."""
-
-    dispatch_table = copyreg.dispatch_table | {
-        MappingProxyType: lambda mapping: (_frozen, (dict(mapping),)),
-        Plural: lambda text: (Plural, (str(text), text.plural, text.number)),
-        Message: lambda message: (_message, (message.template, dict(message.params))),
-    }
-
-
-def _pickled(value: object) -> bytes:
-    out = io.BytesIO()
-    _Pickler(out, protocol=pickle.HIGHEST_PROTOCOL).dump(value)
-    return out.getvalue()
-
-
-def dump(after: After) -> bytes:
-    """``after`` as stored, marked with :data:`STATE_FORMAT`: the state and the outcome pickled apart, so that a
-    page unpickles the outcomes of its last events and the state of the last one only."""
-    return pickle.dumps((STATE_FORMAT, _pickled(after.state), _pickled(after.outcome)), pickle.HIGHEST_PROTOCOL)
-
-
-def _unpickled[T](data: bytes | None, index: int, kind: type[T]) -> T | None:
-    """Part ``index`` (1: the state, 2: the outcome) of what a row stores, if it is usable."""
+def _parts(data: str | None) -> list[str] | None:
+    """The lines of what a row stores, if :data:`STATE_FORMAT` wrote them."""
     if data is None:
         return None
+    parts = data.split("\n", 3)
+    return parts if len(parts) == 4 and parts[0] == str(STATE_FORMAT) else None
+
+
+def _state(data: str | None) -> GameState | None:
+    """The state a row stores, if it is usable."""
+    parts = _parts(data)
     try:
-        stored = pickle.loads(data)  # noqa: S301 (written by this server only, see above)
-        if not (isinstance(stored, tuple) and len(stored) == 3 and stored[0] == STATE_FORMAT):
-            return None
-        value = pickle.loads(stored[index])  # noqa: S301
-    except Exception:  # anything unpicklable is rebuilt from the log  # noqa: BLE001
+        return None if parts is None else GameState.from_data(json.loads(parts[2]))
+    except (ValueError, RecursionError):  # not JSON, or not a state's data (DataError): rebuilt from the log
         return None
-    return value if isinstance(value, kind) else None
 
 
-def load(data: bytes | memoryview | None) -> After | None:
+def _outcome(data: str | None) -> EventOutcome | None:
+    """What the event of a row did, if it is usable."""
+    parts = _parts(data)
+    try:
+        if parts is None:
+            return None
+        players = tuple(json.loads(parts[1]))
+        return EventOutcome.from_data(json.loads(parts[3]), players)
+    except (ValueError, TypeError, RecursionError):  # not JSON, or not an outcome's data: rebuilt from the log
+        return None
+
+
+def load(data: str | None) -> After | None:
     """What a row stores, or ``None`` if it has nothing usable (never stored, or by another format)."""
-    raw = None if data is None else bytes(data)
-    state, outcome = _unpickled(raw, 1, GameState), _unpickled(raw, 2, EventOutcome)
+    state, outcome = _state(data), _outcome(data)
     return None if state is None or outcome is None else After(state, outcome)
 
 
@@ -99,7 +98,7 @@ def record_of(game: Game, events: Sequence[Any]) -> Record:
     return parse_record(game.record(list(events)))
 
 
-def stored(players: tuple[str, ...], options: dict[str, object], events: Sequence[object]) -> list[bytes | None]:
+def stored(players: tuple[str, ...], options: dict[str, object], events: Sequence[object]) -> list[str | None]:
     """What is stored with each event of a game stored with its log (an import, a restore): ``None`` for each
     if the log is not legal (its page then says what the rules refuse)."""
     try:
@@ -119,15 +118,15 @@ def afters(record: Record) -> Iterator[After]:
         yield After(state.without_log(), outcome)
 
 
-def stored_data(row: Event) -> bytes | None:
+def stored_data(row: Event) -> str | None:
     """What is stored for ``row`` (its :class:`EventState`), if anything (fetch it with ``select_related``)."""
     try:
-        return bytes(row.stored.data)
+        return row.stored.data
     except EventState.DoesNotExist:
         return None
 
 
-def store(rows: Sequence[Event], made: Sequence[After | bytes | None]) -> None:
+def store(rows: Sequence[Event], made: Sequence[After | str | None]) -> None:
     """Store with each of ``rows`` (saved events) what it is followed by in ``made``: a state, or a state dumped
     already (``None``: nothing, it is built when first read)."""
     kept = [
@@ -189,9 +188,9 @@ def _newest(rows: list[Event]) -> tuple[GameState | None, list[tuple[Event, Even
     not stored (or stored by other code)."""
     if not rows:
         return None, None
-    outcomes = [(row, _unpickled(stored_data(row), 2, EventOutcome)) for row in rows]
+    outcomes = [(row, _outcome(stored_data(row))) for row in rows]
     recent = [(row, outcome) for row, outcome in outcomes if outcome is not None]
-    return _unpickled(stored_data(rows[0]), 1, GameState), recent if len(recent) == len(rows) else None
+    return _state(stored_data(rows[0])), recent if len(recent) == len(rows) else None
 
 
 def outcomes(game: Game, start: int, stop: int) -> list[tuple[Event, EventOutcome]]:

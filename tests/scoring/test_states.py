@@ -4,6 +4,7 @@ the pages read it, and it always equals a fresh replay of the log; no request re
 from __future__ import annotations
 
 import io
+import pickle
 import random
 import sys
 from typing import Any
@@ -11,6 +12,8 @@ from typing import Any
 import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
+from django.db import connection
+from django.db.migrations.executor import MigrationExecutor
 from django.test import Client
 
 from rules import RecordError
@@ -121,3 +124,71 @@ def test_no_page_poll_or_save_replays_the_log(
     game.refresh_from_db()
     assert not game.is_playing
     assert member_client.get(f"/watch/{game.spectator_token}/result.png").status_code == 200
+
+
+RAN: list[str] = []
+
+
+class _Payload:
+    """Unpickled, it runs code (here: it appends to RAN)."""
+
+    def __reduce__(self) -> tuple[object, tuple[str]]:
+        return exec, ("import tests.scoring.test_states as t; t.RAN.append('code')",)
+
+
+def _tampered(game: Game) -> list[str]:
+    row = EventState.objects.get(event__game=game, event__index=5)
+    players, state, outcome = row.data.split("\n")[1:]
+    payload = pickle.dumps(_Payload(), protocol=0).decode("latin-1")
+    return [
+        "",
+        "not json",
+        payload,
+        f"{states.STATE_FORMAT}\n{payload}\n{payload}\n{payload}",
+        f"{states.STATE_FORMAT}\n{players}\n{state.replace('nuggets_left":', 'nuggets_left":"x","y":')}\n{outcome}",
+        f"{states.STATE_FORMAT}\n{players}\n{'[' * 100_000}\n{'[' * 100_000}",
+        f"{states.STATE_FORMAT}\n{players}\n{state}\n" + '{"index":5,"event":{"type":"exec"},"steps":[]}',
+    ]
+
+
+def test_a_tampered_row_never_runs_code_and_is_rebuilt_from_the_log_when_read(
+    member_client: Client, group: Group
+) -> None:
+    record = random_record(RandomChooser(4), 3, 4, 2).to_json()
+    game = create_game(group, tuple(record["players"]), record["options"], promos=True, events=record["events"])
+    pickle.loads(pickle.dumps(_Payload()))  # noqa: S301 (the payload is real: unpickled, it runs)
+    assert RAN == ["code"]
+    RAN.clear()
+    for data in _tampered(game):
+        EventState.objects.filter(event__game=game, event__index=5).update(data=data)
+        assert member_client.get(f"/games/{game.pk}/").status_code == 200
+        assert states.load(EventState.objects.get(event__game=game, event__index=5).data) is not None
+        assert_as_replayed(game)
+    assert RAN == []
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_migration_to_json_forgets_the_pickled_states_unread_and_they_are_rebuilt_when_read() -> None:
+    before, after = ("scoring", "0012_seats_follow_people"), ("scoring", "0013_event_states_json")
+    executor = MigrationExecutor(connection)
+    executor.migrate([before])
+    old = executor.loader.project_state([before]).apps
+    user = old.get_model("auth", "User").objects.create(username="old")
+    group = old.get_model("scoring", "Group").objects.create(name="Old table", owner=user, invite_token="t")
+    game = old.get_model("scoring", "Game").objects.create(group=group, table_code="CODE1", spectator_token="s1")
+    for position, name in enumerate(("White", "Red", "Yellow")):
+        old.get_model("scoring", "Seat").objects.create(game=game, position=position, name=name)
+    event = old.get_model("scoring", "Event").objects.create(game=game, index=0, data={"type": "round_end"})
+    old.get_model("scoring", "EventState").objects.create(event=event, data=pickle.dumps(_Payload()))
+
+    executor = MigrationExecutor(connection)
+    executor.loader.build_graph()
+    executor.migrate([after])
+    assert RAN == []
+    assert not executor.loader.project_state([after]).apps.get_model("scoring", "EventState").objects.exists()
+    executor = MigrationExecutor(connection)
+    executor.loader.build_graph()
+    executor.migrate(executor.loader.graph.leaf_nodes())
+    assert states.current(Game.objects.get(pk=game.pk)).state.round == 2
+    assert states.load(EventState.objects.get(event__game=game.pk).data) is not None
+    assert RAN == []
