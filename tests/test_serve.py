@@ -33,7 +33,6 @@ from bench.production import free_port, manage, prepare, production_env
 from deploy.serve import NGINX, Site, UnixHTTPConnection, answers, serve_env, start
 
 PG_ADMIN = "postgres://postgres@127.0.0.1:5432/postgres"
-PG_SERVE = "postgres://postgres@127.0.0.1:5432/okanagan_serve"
 FIFTY_MB = 50 * 1024 * 1024
 CHUNK = b"\0" * 65536
 
@@ -54,18 +53,23 @@ class Served:
     env: dict[str, str]
 
 
+def database(kind: str, folder: Path, name: str) -> str:
+    """A fresh database for the site: a SQLite file in ``folder``, or PostgreSQL's ``name``; skip without nginx."""
+    if not Path(NGINX).exists():
+        missing(f"nginx not found at {NGINX} (apt-get install -y nginx-light)")
+    if kind == "sqlite":
+        return f"sqlite:///{folder / 'serve.sqlite3'}"
+    for sql in (f"DROP DATABASE IF EXISTS {name}", f"CREATE DATABASE {name}"):
+        if subprocess.run(["psql", PG_ADMIN, "-q", "-c", sql], capture_output=True).returncode:
+            missing("no PostgreSQL server at 127.0.0.1:5432")
+    return PG_ADMIN.removesuffix("postgres") + name
+
+
 @pytest.fixture(scope="module", params=["sqlite", "postgres"])
 def served(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
     """The site as `make serve` runs it, on a fresh database, once per database for this module."""
     tmp_path = tmp_path_factory.mktemp(request.param)
-    if not Path(NGINX).exists():
-        missing(f"nginx not found at {NGINX} (apt-get install -y nginx-light)")
-    url = f"sqlite:///{tmp_path / 'serve.sqlite3'}"
-    if request.param == "postgres":
-        for sql in ("DROP DATABASE IF EXISTS okanagan_serve", "CREATE DATABASE okanagan_serve"):
-            if subprocess.run(["psql", PG_ADMIN, "-q", "-c", sql], capture_output=True).returncode:
-                missing("no PostgreSQL server at 127.0.0.1:5432")
-        url = PG_SERVE
+    url = database(request.param, tmp_path, "okanagan_serve")
     upload_tmp = tmp_path / "upload-tmp"
     upload_tmp.mkdir()
     env = serve_env(production_env(url), "127.0.0.1") | {"TMPDIR": str(upload_tmp), "LOG_LEVEL": "WARNING"}
@@ -259,12 +263,11 @@ class Fronted:
     tls: ssl.SSLContext
 
 
-@pytest.fixture(scope="module")
-def fronted(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Fronted]:
-    """The site as `make serve` runs it with two app servers, on SQLite, behind a TLS terminator."""
-    if not Path(NGINX).exists():
-        missing(f"nginx not found at {NGINX} (apt-get install -y nginx-light)")
-    folder = tmp_path_factory.mktemp("fronted")
+@pytest.fixture(scope="module", params=["sqlite", "postgres"])
+def fronted(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Fronted]:
+    """The site as `make serve` runs it with two app servers, behind a TLS terminator, once per database."""
+    folder = tmp_path_factory.mktemp(f"fronted-{request.param}")
+    url = database(request.param, folder, "okanagan_front")
     front = folder / "front"
     front.mkdir()
     subprocess.run(
@@ -272,7 +275,7 @@ def fronted(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Fronted]:
          "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", front / "key.pem", "-out", front / "cert.pem"],
         check=True, capture_output=True,
     )  # fmt: skip
-    env = serve_env(production_env(f"sqlite:///{folder / 'serve.sqlite3'}"), "127.0.0.1") | {
+    env = serve_env(production_env(url), "127.0.0.1") | {
         "TRUSTED_PROXIES": FRONT_ADDRESS,
         "SECURE_SSL_REDIRECT": "1",
         "SECURE_COOKIES": "1",
