@@ -3,7 +3,10 @@
 nginx (``deploy/nginx.conf.template``) takes the clients, slow ones included, and hands gunicorn's sync
 workers only whole requests, on a unix socket; it serves the static files and refuses bodies over the
 site's limits. Its pid, logs and temporary files are in the run folder (``run/``, git-ignored), so no
-root is needed. Plain HTTP: in production TLS is terminated before nginx.
+root is needed. Plain HTTP: in production TLS is terminated before nginx, whose addresses ``TRUSTED_PROXIES``
+lists (comma-separated addresses or networks): nginx then takes the client's address and scheme from its
+``X-Forwarded-For`` and ``X-Forwarded-Proto``. An app server that exits is started again; nginx sends the
+requests to the others meanwhile.
 
 With ``--servers N``, N app servers (gunicorn instances, each with its ``--workers``, each on its own
 socket) share the database and, with ``REDIS_URL``, Redis; nginx sends each request to the one with the
@@ -26,8 +29,9 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -60,6 +64,7 @@ def serve_env(base: dict[str, str], host: str) -> dict[str, str]:
         "SECURE_SSL_REDIRECT": "0",
         "SECURE_COOKIES": "0",
         "TRUSTED_PROXY_COUNT": "1",  # nginx sets X-Forwarded-For to the client's address
+        "SECURE_PROXY_SSL_HEADER": "1",  # nginx sets X-Forwarded-Proto: its own scheme, or a trusted proxy's
     }
     env = defaults | {key: value for key, value in base.items() if value}
     env.pop("DEBUG", None)
@@ -91,14 +96,35 @@ class Site:
     servers: list[subprocess.Popen[bytes]]
     sockets: list[Path]
     """Each app server's unix socket, in the order of ``servers``."""
+    env: dict[str, str]
+    workers: int
     nginx: subprocess.Popen[bytes] | None = None
+    stopping: threading.Event = field(default_factory=threading.Event)
+    supervisor: threading.Thread | None = None
 
     def running(self) -> bool:
         processes = [*self.servers, *([self.nginx] if self.nginx else [])]
         return all(process.poll() is None for process in processes)
 
+    def supervise(self) -> None:
+        """From now until :meth:`stop`, start again each app server that exits (killed, out of memory): the
+        others answer meanwhile, and the site is whole again in a moment rather than stopped."""
+        self.supervisor = threading.Thread(target=self._restart_exited, name="supervisor", daemon=True)
+        self.supervisor.start()
+
+    def _restart_exited(self) -> None:
+        while not self.stopping.wait(0.5):
+            for index, process in enumerate(self.servers):
+                if process.poll() is not None:
+                    print(f"serve: app server {index + 1} exited ({process.returncode}): starting it again",
+                          file=sys.stderr)  # fmt: skip
+                    self.servers[index] = gunicorn(self.env, self.sockets[index], self.workers)
+
     def stop(self) -> None:
         """Stop nginx (at once), then the app servers (their workers finish their request)."""
+        self.stopping.set()
+        if self.supervisor is not None:
+            self.supervisor.join()
         for group in ([self.nginx] if self.nginx else [], self.servers):
             for process in group:
                 if process.poll() is None:
@@ -130,8 +156,9 @@ def start(env: dict[str, str], host: str, port: int, workers: int, run_dir: Path
     sockets = [run_dir / f"gunicorn-{number}.sock" for number in range(1, servers + 1)]
     listen = f"[{host.strip('[]')}]:{port}" if ":" in host else f"{host}:{port}"
     upstreams = [argument for path in sockets for argument in ("--socket", str(path))]
-    manage(env, "nginx_conf", "--listen", listen, *upstreams, "--run-dir", str(run_dir))
-    site = Site([gunicorn(env, path, workers) for path in sockets], sockets)
+    proxies = [f"--trusted-proxy={proxy}" for proxy in env.get("TRUSTED_PROXIES", "").split(",") if proxy.strip()]
+    manage(env, "nginx_conf", "--listen", listen, *upstreams, "--run-dir", str(run_dir), *proxies)
+    site = Site([gunicorn(env, path, workers) for path in sockets], sockets, env, workers)
     probe_host = "127.0.0.1" if host in WILDCARDS else host.strip("[]")
     for _ in range(300):  # nginx once every server answers, so that its first requests find them
         if not site.running():
@@ -140,6 +167,7 @@ def start(env: dict[str, str], host: str, port: int, workers: int, run_dir: Path
             nginx = [NGINX, "-p", str(run_dir), "-c", str(run_dir / "nginx.conf"), "-e", "stderr"]
             site.nginx = subprocess.Popen(nginx, cwd=ROOT)
         if site.nginx is not None and answers(http.client.HTTPConnection(probe_host, port, timeout=5)):
+            site.supervise()
             return site
         time.sleep(0.1)
     site.stop()
@@ -180,9 +208,9 @@ def main() -> int:
     print(f"Serving on http://{options.host}:{options.port}/ with {servers}{options.workers} workers, {cache}")
     print("Ctrl-C stops")
     try:
-        while site.running():
-            time.sleep(0.5)
-        print("serve: gunicorn or nginx stopped; stopping the others", file=sys.stderr)
+        assert site.nginx is not None  # start() returns once nginx answers
+        site.nginx.wait()  # the app servers are started again if they exit; nginx is the site
+        print("serve: nginx stopped; stopping the app servers", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         return 0

@@ -9,12 +9,37 @@
 
 from __future__ import annotations
 
-from django.http import Http404, HttpRequest
+from collections.abc import Callable
+from functools import wraps
+from typing import Concatenate
+
+from django.contrib.auth.views import redirect_to_login
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
 
 from .models import Game, Group
 
 TABLES_KEY = "tables"
+
+NEXT_LENGTH = 1000
+"""The longest page address a login redirect carries back (``?next=``). Quoted in the redirect, a longer one
+(a stranger's 8 kB query string) made a ``Location`` header larger than a proxy's header buffer."""
+
+
+def login_required[R: HttpRequest, **P](
+    view: Callable[Concatenate[R, P], HttpResponse],
+) -> Callable[Concatenate[R, P], HttpResponse]:
+    """Django's ``login_required``, whose ``?next=`` is bounded: the address asked for, or without its query
+    string when that is longer than :data:`NEXT_LENGTH` (a URL's path is short: its patterns bound it)."""
+
+    @wraps(view)
+    def wrapped(request: R, /, *args: P.args, **kwargs: P.kwargs) -> HttpResponse:
+        if request.user.is_authenticated:
+            return view(request, *args, **kwargs)
+        asked = request.get_full_path()
+        return redirect_to_login(asked if len(asked) <= NEXT_LENGTH else request.path)
+
+    return wrapped
 
 
 def member_group(request: HttpRequest, group_id: int) -> Group:

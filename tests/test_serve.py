@@ -4,14 +4,22 @@
 While 16 clients send half a request and wait, and two clients upload 50 MB, the home page still
 answers within a second; the uploads get the site's 413 page and nothing is written to disk. Without
 nginx, Django refuses an oversized body from its headers alone.
+
+Behind a TLS terminator (a second nginx, started here with a certificate made here), with two app servers:
+a browser logs in, each client has its own rate-limit bucket, a huge query string or a dead app server
+costs nobody else an answer, and the access log keeps no table code or token.
 """
 
 from __future__ import annotations
 
+import getpass
 import gzip
 import http.client
 import os
+import re
+import signal
 import socket
+import ssl
 import subprocess
 import threading
 import time
@@ -22,10 +30,9 @@ from pathlib import Path
 import pytest
 
 from bench.production import free_port, manage, prepare, production_env
-from deploy.serve import NGINX, serve_env, start
+from deploy.serve import NGINX, Site, UnixHTTPConnection, answers, serve_env, start
 
 PG_ADMIN = "postgres://postgres@127.0.0.1:5432/postgres"
-PG_SERVE = "postgres://postgres@127.0.0.1:5432/okanagan_serve"
 FIFTY_MB = 50 * 1024 * 1024
 CHUNK = b"\0" * 65536
 
@@ -46,18 +53,23 @@ class Served:
     env: dict[str, str]
 
 
+def database(kind: str, folder: Path, name: str) -> str:
+    """A fresh database for the site: a SQLite file in ``folder``, or PostgreSQL's ``name``; skip without nginx."""
+    if not Path(NGINX).exists():
+        missing(f"nginx not found at {NGINX} (apt-get install -y nginx-light)")
+    if kind == "sqlite":
+        return f"sqlite:///{folder / 'serve.sqlite3'}"
+    for sql in (f"DROP DATABASE IF EXISTS {name}", f"CREATE DATABASE {name}"):
+        if subprocess.run(["psql", PG_ADMIN, "-q", "-c", sql], capture_output=True).returncode:
+            missing("no PostgreSQL server at 127.0.0.1:5432")
+    return PG_ADMIN.removesuffix("postgres") + name
+
+
 @pytest.fixture(scope="module", params=["sqlite", "postgres"])
 def served(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
     """The site as `make serve` runs it, on a fresh database, once per database for this module."""
     tmp_path = tmp_path_factory.mktemp(request.param)
-    if not Path(NGINX).exists():
-        missing(f"nginx not found at {NGINX} (apt-get install -y nginx-light)")
-    url = f"sqlite:///{tmp_path / 'serve.sqlite3'}"
-    if request.param == "postgres":
-        for sql in ("DROP DATABASE IF EXISTS okanagan_serve", "CREATE DATABASE okanagan_serve"):
-            if subprocess.run(["psql", PG_ADMIN, "-q", "-c", sql], capture_output=True).returncode:
-                missing("no PostgreSQL server at 127.0.0.1:5432")
-        url = PG_SERVE
+    url = database(request.param, tmp_path, "okanagan_serve")
     upload_tmp = tmp_path / "upload-tmp"
     upload_tmp.mkdir()
     env = serve_env(production_env(url), "127.0.0.1") | {"TMPDIR": str(upload_tmp), "LOG_LEVEL": "WARNING"}
@@ -201,3 +213,204 @@ def test_html_comes_compressed_once_and_an_unchanged_poll_is_still_a_304(served:
         again = connection.getresponse()
         assert again.status == 304 and again.read() == b""
     connection.close()
+
+
+FRONT_ADDRESS = "127.0.0.2"
+"""The TLS terminator reaches the site from this address, the only one the site trusts: a client at 127.0.0.1
+is a stranger whose forwarding headers prove nothing."""
+CLIENTS = ("198.51.100.7", "203.0.113.9")
+"""The addresses the terminator forwards for the clients of its first and second port."""
+FRONT_CONF = """
+daemon off;
+{user}
+pid {folder}/nginx.pid;
+error_log stderr warn;
+events {{ worker_connections 64; }}
+http {{
+    access_log off;
+    client_body_temp_path {folder}/client_body;
+    proxy_temp_path {folder}/proxy;
+    fastcgi_temp_path {folder}/fastcgi;
+    uwsgi_temp_path {folder}/uwsgi;
+    scgi_temp_path {folder}/scgi;
+    # Two clients at two addresses: a real terminator forwards $remote_addr ($proxy_add_x_forwarded_for).
+    map $server_port $client {{ {first_port} {first}; default {second}; }}
+    server {{
+        listen 127.0.0.1:{first_port} ssl;
+        listen 127.0.0.1:{second_port} ssl;
+        ssl_certificate {folder}/cert.pem;
+        ssl_certificate_key {folder}/key.pem;
+        location / {{
+            proxy_pass http://127.0.0.1:{site_port};
+            proxy_bind {front_address};
+            proxy_set_header Host $http_host;
+            proxy_set_header X-Forwarded-For $client;
+            proxy_set_header X-Forwarded-Proto https;
+        }}
+    }}
+}}
+"""
+
+
+@dataclass
+class Fronted:
+    site: Site
+    ports: tuple[int, int]
+    """The terminator's two ports: two clients, at the two addresses of ``CLIENTS``."""
+    port: int  # the site's nginx, plain HTTP
+    run_dir: Path
+    env: dict[str, str]
+    tls: ssl.SSLContext
+
+
+@pytest.fixture(scope="module", params=["sqlite", "postgres"])
+def fronted(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Fronted]:
+    """The site as `make serve` runs it with two app servers, behind a TLS terminator, once per database."""
+    folder = tmp_path_factory.mktemp(f"fronted-{request.param}")
+    url = database(request.param, folder, "okanagan_front")
+    front = folder / "front"
+    front.mkdir()
+    subprocess.run(
+        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=127.0.0.1",
+         "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", front / "key.pem", "-out", front / "cert.pem"],
+        check=True, capture_output=True,
+    )  # fmt: skip
+    env = serve_env(production_env(url), "127.0.0.1") | {
+        "TRUSTED_PROXIES": FRONT_ADDRESS,
+        "SECURE_SSL_REDIRECT": "1",
+        "SECURE_COOKIES": "1",
+        "LOG_LEVEL": "WARNING",
+    }
+    for test_only in ("DJANGO_SETTINGS_MODULE", "DJANGO_ALLOW_ASYNC_UNSAFE"):
+        env.pop(test_only, None)
+    prepare(env)
+    port, ports = free_port(), (free_port(), free_port())
+    site = start(env, "127.0.0.1", port, workers=1, run_dir=folder / "run", servers=2)
+    config = FRONT_CONF.format(
+        user=f"user {getpass.getuser()};" if os.geteuid() == 0 else "",
+        folder=front, first_port=ports[0], second_port=ports[1], first=CLIENTS[0], second=CLIENTS[1],
+        site_port=port, front_address=FRONT_ADDRESS,
+    )  # fmt: skip
+    (front / "nginx.conf").write_text(config)
+    terminator = subprocess.Popen([NGINX, "-p", str(front), "-c", str(front / "nginx.conf"), "-e", "stderr"])
+    tls = ssl.create_default_context(cafile=front / "cert.pem")
+    try:
+        for _ in range(100):
+            if answers(http.client.HTTPSConnection("127.0.0.1", ports[0], timeout=5, context=tls)):
+                break
+            time.sleep(0.1)
+        yield Fronted(site, ports, port, folder / "run", env, tls)
+    finally:
+        terminator.terminate()
+        terminator.wait(30)
+        site.stop()
+
+
+def ask(fronted: Fronted, path: str, client: int = 0) -> http.client.HTTPResponse:
+    """A GET over HTTPS through the terminator, as client 0 or 1; the answer, read."""
+    connection = http.client.HTTPSConnection("127.0.0.1", fronted.ports[client], timeout=20, context=fronted.tls)
+    connection.request("GET", path)
+    answer = connection.getresponse()
+    answer.read()
+    connection.close()
+    return answer
+
+
+def cookies(answer: http.client.HTTPResponse) -> dict[str, str]:
+    """The cookies an answer sets, by name: their values, and whether each is Secure."""
+    found = {}
+    for header in answer.headers.get_all("Set-Cookie") or []:
+        name, _, rest = header.partition("=")
+        found[name] = rest.split(";")[0]
+        found[name + ":secure"] = str("; secure" in rest.lower())
+    return found
+
+
+def test_a_browser_logs_in_through_the_tls_terminator(fronted: Fronted) -> None:
+    manage(fronted.env, "shell", "-c", "from django.contrib.auth.models import User;"
+           "User.objects.create_user('tls', password='through-the-front-1')")  # fmt: skip
+    origin = f"https://127.0.0.1:{fronted.ports[0]}"
+    connection = http.client.HTTPSConnection("127.0.0.1", fronted.ports[0], timeout=20, context=fronted.tls)
+    connection.request("GET", "/accounts/login/")
+    form = connection.getresponse()
+    page = form.read().decode()
+    assert form.status == 200
+    assert "max-age=31536000" in (form.getheader("Strict-Transport-Security") or "")
+    csrf = cookies(form)
+    assert csrf["csrftoken:secure"] == "True"
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page)
+    assert token is not None
+    body = f"csrfmiddlewaretoken={token[1]}&username=tls&password=through-the-front-1"
+    connection.request("POST", "/accounts/login/", body, {
+        "Content-Type": "application/x-www-form-urlencoded", "Cookie": f"csrftoken={csrf['csrftoken']}",
+        "Origin": origin, "Referer": f"{origin}/accounts/login/",
+    })  # fmt: skip
+    login = connection.getresponse()
+    login.read()
+    assert login.status == 302, "the CSRF check refused the browser's login"  # 403: Origin checking failed
+    session = cookies(login)
+    assert session["sessionid:secure"] == "True"
+    connection.request("GET", "/", headers={"Cookie": f"sessionid={session['sessionid']}"})
+    home = connection.getresponse()
+    assert home.status == 200 and b"tls" in home.read()
+    connection.close()
+
+
+def test_health_answers_through_the_terminator_and_plain_http_is_sent_to_https(fronted: Fronted) -> None:
+    health = ask(fronted, "/health/")
+    assert health.status == 200  # not a redirect to itself
+    assert health.getheader("Strict-Transport-Security")
+    # A stranger's own forwarding headers are not believed: plain HTTP is redirected to HTTPS.
+    for headers in ({}, {"X-Forwarded-Proto": "https", "X-Forwarded-For": CLIENTS[0]}):
+        connection = http.client.HTTPConnection("127.0.0.1", fronted.port, timeout=10)
+        connection.request("GET", "/health/", headers=headers)
+        plain = connection.getresponse()
+        assert plain.status == 301 and (plain.getheader("Location") or "").startswith("https://")
+        connection.close()
+
+
+def test_each_client_behind_the_terminator_has_its_own_rate_limit(fronted: Fronted) -> None:
+    statuses = [ask(fronted, "/join/NOSUCHCODE1/").status for _ in range(21)]
+    assert 429 not in statuses[:20] and statuses[20] == 429  # the join limit: 20 tries in 5 minutes
+    assert ask(fronted, "/join/NOSUCHCODE2/", client=1).status != 429  # the other client's own bucket
+
+
+def test_a_huge_query_string_costs_no_one_else_an_answer(fronted: Fronted) -> None:
+    # The login redirect drops a query too long to carry back, and carries a shorter one (quoted twice: a
+    # character of it is up to 5 bytes of the Location header, which nginx's header buffer holds). Neither
+    # answer is a 502, nor marks a server failed for the others (as a 502 would have with max_fails=1).
+    huge = ask(fronted, "/groups/new/?" + "q=" + "a" * 3800)
+    assert huge.status == 302 and huge.getheader("Location") == "/accounts/login/?next=/groups/new/"
+    long = ask(fronted, "/groups/new/?" + '"' * 320)
+    assert long.status == 302 and (long.getheader("Location") or "").endswith("%2522" * 320)
+    for _ in range(19):
+        assert ask(fronted, "/groups/new/?" + "q=" + "%25" * 1300).status == 302
+    assert [ask(fronted, "/").status for _ in range(20)] == [200] * 20
+
+
+def test_an_app_server_that_dies_is_started_again_and_the_site_answers_meanwhile(fronted: Fronted) -> None:
+    dead = fronted.site.servers[0]
+    dead.send_signal(signal.SIGKILL)  # its workers, orphans, stop once they notice
+    dead.wait()
+    statuses = []
+    deadline = time.monotonic() + 120  # a generous bound for a busy machine: it takes a second or two
+    while not (fronted.site.servers[0] is not dead and answers(UnixHTTPConnection(fronted.site.sockets[0]))):
+        assert time.monotonic() < deadline, "the dead app server was not started again"
+        statuses.append(ask(fronted, "/").status)
+        time.sleep(0.05)
+    statuses += [ask(fronted, "/").status for _ in range(10)]
+    assert set(statuses) == {200}
+    assert fronted.site.servers[0].poll() is None and fronted.site.nginx is not None
+
+
+def test_the_access_log_keeps_no_table_code_or_token(fronted: Fronted) -> None:
+    secrets = ("SECRETCODE9", "spectatortoken42", "invitetoken77", "QUERYCODE5")
+    ask(fronted, f"/join/{secrets[0]}/")
+    ask(fronted, f"/watch/{secrets[1]}/live/?view=watch")
+    ask(fronted, f"/invite/{secrets[2]}/")
+    ask(fronted, f"/join/?code={secrets[3]}")
+    log = (fronted.run_dir / "access.log").read_text()
+    assert not [secret for secret in secrets if secret in log]
+    for masked in ('"GET /join/*/"', '"GET /watch/*/live/?"', '"GET /invite/*/"', '"GET /join/?"'):
+        assert masked in log
+    assert f"{CLIENTS[1]} [" in log  # each client's own address, not the terminator's

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
 from django.core.paginator import Paginator
 from django.db import transaction
@@ -14,7 +13,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from scoring.access import member_group, owned_group
+from scoring.access import login_required, member_group, owned_group
 from scoring.charts import line
 from scoring.context import home_context
 from scoring.forms import GroupForm, ImportForm, ProfileForm, RestoreForm

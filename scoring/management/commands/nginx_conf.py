@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import getpass
+import ipaddress
 import os
+from argparse import ArgumentTypeError
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -30,9 +33,13 @@ def location_regex(url_name: str) -> str:
     raise LookupError(f"no URL named {url_name!r}")
 
 
-def render(listen: str, sockets: list[Path], run_dir: Path) -> str:
+Network = ipaddress.IPv4Network | ipaddress.IPv6Network
+
+
+def render(listen: str, sockets: list[Path], run_dir: Path, trusted_proxies: Sequence[Network] = ()) -> str:
     """The configuration: nginx on ``listen`` (``host:port``), in front of the app servers (gunicorn) on the
-    unix ``sockets``."""
+    unix ``sockets``, trusting the client's address and scheme that ``trusted_proxies`` (the TLS terminator in
+    front) forward."""
     body_limits = [
         {"url_name": name, "regex": location_regex(name), "limit": limit} for name, limit in BODY_LIMITS.items()
     ]
@@ -43,10 +50,24 @@ def render(listen: str, sockets: list[Path], run_dir: Path) -> str:
         "static_root": settings.STATIC_ROOT,
         "default_limit": DEFAULT_BODY_LIMIT,
         "body_limits": body_limits,
+        "trusted_proxies": [str(network) for network in trusted_proxies],
         "user": getpass.getuser() if os.geteuid() == 0 else "",
     }
     template = Engine().from_string(TEMPLATE.read_text())
     return template.render(Context(context, autoescape=False))
+
+
+def trusted_proxy(text: str) -> Network:
+    """An address or network of a trusted proxy; anything else (which would be written into nginx's
+    configuration) is refused.
+
+    >>> trusted_proxy("10.0.0.0/8"), trusted_proxy("::1")
+    (IPv4Network('10.0.0.0/8'), IPv6Network('::1/128'))
+    """
+    try:
+        return ipaddress.ip_network(text.strip(), strict=False)
+    except ValueError:
+        raise ArgumentTypeError(f"not an address or network: {text!r}") from None
 
 
 class Command(BaseCommand):
@@ -58,10 +79,19 @@ class Command(BaseCommand):
             "--socket", type=Path, action="append", required=True, help="an app server's unix socket (one or more)"
         )
         parser.add_argument("--run-dir", type=Path, required=True, help="the folder of nginx's pid, logs and temp")
+        parser.add_argument(
+            "--trusted-proxy",
+            type=trusted_proxy,
+            action="append",
+            default=[],
+            help="an address or network (CIDR) of the TLS terminator in front, whose X-Forwarded-For and "
+            "X-Forwarded-Proto are believed (none or more)",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         run_dir: Path = options["run_dir"].resolve()
         for temp in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"):
             (run_dir / "tmp" / temp).mkdir(parents=True, exist_ok=True)
-        config = render(options["listen"], [socket.resolve() for socket in options["socket"]], run_dir)
+        sockets = [socket.resolve() for socket in options["socket"]]
+        config = render(options["listen"], sockets, run_dir, options["trusted_proxy"])
         (run_dir / "nginx.conf").write_text(config)
