@@ -61,8 +61,7 @@ class SignupForm(forms.ModelForm[User]):
             raise forms.ValidationError(USERNAME_TAKEN, code="unique")
         if mixes_scripts(username):
             raise forms.ValidationError(mixed_name_text())
-        # Every username is compared: two plain ASCII ones may look alike too ("Al" and "A1"). A stored
-        # skeleton with a unique index would make this one query, if the accounts grow to many thousands.
+        # Every username is compared: two plain ASCII ones may look alike too ("Al" and "A1").
         if first_look_alike(username, User.objects.values_list("username", flat=True).iterator()) is not None:
             raise forms.ValidationError(
                 _("This username looks like one that is taken (letters that look alike): choose another."),
