@@ -75,7 +75,7 @@ def limit_logins(view: Callable[..., HttpResponseBase]) -> Callable[..., HttpRes
         if posted and logins_refused(request):
             return too_many(request)
         response = view(request, *args, **kwargs)
-        if posted and not request.user.is_authenticated and logins_refused(request):
+        if posted and response.status_code == 200 and logins_refused(request):  # the form again: a failure
             return too_many(request)
         return response
 
