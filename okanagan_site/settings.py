@@ -200,7 +200,8 @@ RATELIMIT_IPV6_MASK = 64
 
 # Logins (django-axes): a username from one client may fail 10 times in 5 minutes, then waits 5 minutes
 # from its 10th failure. Someone else guessing Ann's password from elsewhere never locks Ann out.
-# Refused attempts during the lock are not counted, so they do not push its end further away.
+# Refused attempts during the lock are not counted, so they do not push its end further away. Failures
+# across usernames are limited per client too (scoring.rate_limits: password spraying).
 AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend", "scoring.backends.CaseInsensitiveModelBackend"]
 AXES_HANDLER = "scoring.rate_limits.LoginLimits"  # counts in the cache: no database write per attempt
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]

@@ -6,6 +6,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path, register_converter
 from django.views.generic import RedirectView
 
+from scoring.rate_limits import limit_logins
 from scoring.views import bgstats, calculators, drafts, entry, games, groups, pages, seats, sheets, stats
 
 
@@ -40,7 +41,7 @@ urlpatterns = [
         RedirectView.as_view(pattern_name="calculator", permanent=True, query_string=True),
     ),
     path("accounts/signup/", pages.signup, name="signup"),
-    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
+    path("accounts/login/", limit_logins(auth_views.LoginView.as_view()), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("accounts/password/", auth_views.PasswordChangeView.as_view(), name="password_change"),
     path("accounts/password/done/", auth_views.PasswordChangeDoneView.as_view(), name="password_change_done"),

@@ -28,6 +28,7 @@ from rules import (
     text_problem,
 )
 
+from .confusables import first_look_alike, looks_like_player_text, mixed_name_text, mixes_scripts, new_players_problem
 from .log import Profiles
 from .models import CODE_ALPHABET, CODE_LENGTH, GROUP_NAME_LENGTH, NAME_LENGTH, Group, Profile
 from .wording import NUGGET_LADDERS, error_text, say
@@ -58,6 +59,14 @@ class SignupForm(forms.ModelForm[User]):
         username = User.normalize_username(str(self.cleaned_data["username"]))  # NFKC, as it will be stored
         if username_taken(username):
             raise forms.ValidationError(USERNAME_TAKEN, code="unique")
+        if mixes_scripts(username):
+            raise forms.ValidationError(mixed_name_text())
+        # Every username is compared: two plain ASCII ones may look alike too ("Al" and "A1").
+        if first_look_alike(username, User.objects.values_list("username", flat=True).iterator()) is not None:
+            raise forms.ValidationError(
+                _("This username looks like one that is taken (letters that look alike): choose another."),
+                code="unique",
+            )
         return username
 
     def clean(self) -> dict[str, Any]:
@@ -96,9 +105,17 @@ def checked_name(value: object, group: Group | None = None, exclude: int | None 
     problem = name_problem(name)
     if problem is not None:
         raise forms.ValidationError(_("This name %(problem)s."), params={"problem": say(problem)})
-    same = Profiles(group).find(name) if group is not None else None
+    if mixes_scripts(name):
+        raise forms.ValidationError(mixed_name_text())
+    if group is None:
+        return name
+    same = Profiles(group).find(name)
     if same is not None and same.pk != exclude:
         raise forms.ValidationError(_("%(name)s is already a player of this group."), params={"name": same.name})
+    others = (other for pk, other in group.profiles.values_list("pk", "name") if pk != exclude)
+    other = first_look_alike(name, others)
+    if other is not None:
+        raise forms.ValidationError(looks_like_player_text(name, other))
     return name
 
 
@@ -175,6 +192,9 @@ class NewGameForm(forms.Form):
             data["players"] = parse_players(list(names))
         except RecordError as error:
             raise forms.ValidationError(say(error.message)) from error
+        looks = new_players_problem(names, self.known.values())
+        if looks is not None:
+            raise forms.ValidationError(looks)
         return data
 
 

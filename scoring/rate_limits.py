@@ -1,7 +1,8 @@
 """Rate limits on guessing, and the page that asks to wait.
 
-Logins are limited by django-axes (settings ``AXES_*``, :class:`LoginLimits`); joining a table by its code and
-signing up by django-ratelimit, here. Every limit counts per client (:mod:`scoring.client`) in the shared cache.
+Logins are limited per username and client by django-axes (settings ``AXES_*``, :class:`LoginLimits`), and per
+client across usernames here, as are joining a table by its code and signing up (django-ratelimit). Every limit
+counts per client (:mod:`scoring.client`) in the shared cache.
 
 With Redis down or stalled (:mod:`scoring.cache`) nothing can be counted: each limit then lets every attempt
 through or refuses every one (:data:`WITHOUT_CACHE`), and says so in the log, once every few seconds.
@@ -11,30 +12,36 @@ from __future__ import annotations
 
 import logging
 import weakref
+from collections.abc import Callable
+from functools import wraps
 from typing import Any, Literal
 
 from axes.handlers.cache import AxesCacheHandler
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import render
-from django_ratelimit.core import is_ratelimited
+from django_ratelimit.core import get_usage, is_ratelimited
 
 from .cache import CACHE_ERRORS, warn_once
 
 logger = logging.getLogger(__name__)
 
-Action = Literal["join", "signup", "restore"]
+Action = Literal["join", "signup", "restore", "login"]
 
 RATES: dict[Action, str] = {
     "join": "20/5m",  # table codes: a table that mistypes a few times never notices
     "signup": "10/h",  # a table of four signing up, with a few refused forms, fits
     "restore": "6/h",  # a restore is the heaviest request (seconds of work): a few tries, not a flood
+    # failed logins across usernames (password spraying); a family or a club behind one address, each
+    # misremembering a password a few times, stays well under it
+    "login": "30/5m",
 }
-KEYS: dict[Action, str] = {"join": "ip", "signup": "ip", "restore": "user_or_ip"}
+KEYS: dict[Action, str] = {"join": "ip", "signup": "ip", "restore": "user_or_ip", "login": "ip"}
 """Whom each limit counts: the client, or for a restore (members only) the account."""
 WITHOUT_CACHE: dict[Action, Literal["open", "closed"]] = {
     "join": "open",  # a table must sit down; an outage lasts minutes, and a code is one of 31⁶ (887 million)
     "signup": "closed",  # accounts made by the thousand cost for good; a newcomer can sign up a minute later
     "restore": "closed",  # the heaviest request: a member can restore a minute later
+    "login": "open",  # as django-axes' limit (LoginLimits): only the right password logs in
 }
 """What each limit does while the cache does not answer: let every attempt through, or refuse every one."""
 
@@ -101,3 +108,42 @@ class LoginLimits(AxesCacheHandler):  # type: ignore[misc]  # (axes is untyped)
 
 def _login_limit_open() -> None:
     warn_once(logger, "limit:login", "Redis does not answer: the login limit is open")
+
+
+def count_login_failure(
+    sender: object, credentials: dict[str, Any], request: HttpRequest | None = None, **_: Any
+) -> None:
+    """Count a failed login against its client, whatever the username (``user_login_failed``'s receiver).
+
+    A success never resets this count, so an attacker's own account cannot clear it.
+    """
+    if request is not None:
+        over_limit(request, "login")
+
+
+def logins_refused(request: HttpRequest) -> bool:
+    """Whether this client has failed to log in :data:`RATES` ``["login"]`` times in this window, across
+    usernames: then every login from it waits for the window's end, whichever account it names."""
+    try:
+        usage = get_usage(request, group="login", key=KEYS["login"], rate=RATES["login"])
+    except CACHE_ERRORS:  # nothing counted: open, as the count itself (WITHOUT_CACHE)
+        _login_limit_open()
+        return False
+    return usage is not None and usage["count"] >= usage["limit"]
+
+
+def limit_logins(view: Callable[..., HttpResponseBase]) -> Callable[..., HttpResponseBase]:
+    """The login ``view``, answering the "too many attempts" page to a client whose logins are refused (the
+    failure that reaches the limit gets it too, as django-axes does per username)."""
+
+    @wraps(view)
+    def limited(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
+        posted = request.method == "POST"
+        if posted and logins_refused(request):
+            return too_many(request)
+        response = view(request, *args, **kwargs)
+        if posted and response.status_code == 200 and logins_refused(request):  # the form again: a failure
+            return too_many(request)
+        return response
+
+    return limited

@@ -34,6 +34,7 @@ from rules.catalogue import Game as RulesGame
 from rules.cooper_island import LEFTOVERS, ROYAL_ORDERS_IN_PLAY
 from rules.small_islands import DISCOVERY_TOKENS, HOUSES, MAX_PORTS
 
+from .confusables import new_players_problem
 from .models import NAME_LENGTH, Game, Seat
 from .wording import say
 
@@ -80,6 +81,9 @@ class SheetPlayersForm(forms.Form):
         problem = names_problem(names)
         if problem is not None:
             raise forms.ValidationError(say(problem))
+        looks = new_players_problem(names, self.known.values())
+        if looks is not None:
+            raise forms.ValidationError(looks)
         data["players"] = tuple(names)
         return data
 

@@ -12,7 +12,8 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterable, Iterator, Mapping
 
-from django.http import StreamingHttpResponse
+from django.http import HttpResponseBase, StreamingHttpResponse
+from django.utils.cache import patch_cache_control
 from django.utils.translation import get_language, override
 
 PART_SIZE = 32 * 1024
@@ -25,7 +26,14 @@ def download(pieces: Iterable[str], content_type: str, filename: str) -> Streami
     :data:`PART_SIZE` characters), in the reader's language: the pieces are made after the view has returned,
     each in the language of the request."""
     response = StreamingHttpResponse(_parts(iter(pieces), get_language()), content_type=content_type)
+    return attachment(response, filename)
+
+
+def attachment[R: HttpResponseBase](response: R, filename: str) -> R:
+    """``response`` as a private file named ``filename``: a group's data, kept by no shared cache (a proxy, a
+    CDN) nor written to the reader's disk cache."""
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    patch_cache_control(response, private=True, no_store=True)
     return response
 
 

@@ -13,7 +13,7 @@ from django.db.models import F, QuerySet
 from django.http import Http404, HttpResponse, HttpResponseNotModified, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils.cache import patch_vary_headers
+from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 from django.views.decorators.http import condition, require_http_methods, require_POST, require_safe
@@ -52,6 +52,7 @@ from scoring.models import Game
 from scoring.phones import known_phone, my_seat
 from scoring.portability import exported_document
 from scoring.rate_limits import over_limit, too_many
+from scoring.streams import attachment
 from scoring.wording import error_text
 
 
@@ -151,8 +152,7 @@ def game_export(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     if not game.is_okanagan and game.sheet is None:
         raise Http404  # a sheet still being filled in: nothing to export until it is scored
     response = JsonResponse(exported_document(game), json_dumps_params={"indent": 2, "ensure_ascii": False})
-    response["Content-Disposition"] = f'attachment; filename="okanagan-{game.pk}.json"'
-    return response
+    return attachment(response, f"okanagan-{game.pk}.json")
 
 
 @require_http_methods(["GET", "POST"])
@@ -192,7 +192,9 @@ def table_qr(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     url = request.build_absolute_uri(reverse("join_code", args=[game.table_code]))
     svg = io.BytesIO()
     segno.make(url, error="m").save(svg, kind="svg", scale=5, dark="#000", light="#fff", border=2)
-    return HttpResponse(svg.getvalue(), content_type="image/svg+xml")
+    response = HttpResponse(svg.getvalue(), content_type="image/svg+xml")
+    patch_cache_control(response, private=True, no_store=True)  # it holds the table code, which changes
+    return response
 
 
 @require_POST

@@ -102,6 +102,42 @@ def test_attempts_are_counted_in_the_cache_not_written_to_the_database(ann: User
     assert not AccessAttempt.objects.exists() and not AccessLog.objects.exists()
 
 
+def test_password_spraying_from_one_client_is_refused_after_thirty_failures_across_usernames(ann: User) -> None:
+    """Was: only each username's failures from a client counted, so one address could try 9 passwords on every
+    username every 5 minutes."""
+    client = Client()
+    statuses = [log_in(client, f"user-{n}", "Password1", REMOTE_ADDR=ATTACKER) for n in range(30)]
+    assert statuses == [200] * 29 + [429]
+    refused = client.post("/accounts/login/", {"username": "ann", "password": "pw-ann-4242"}, REMOTE_ADDR=ATTACKER)
+    assert refused.status_code == 429 and "Too many attempts" in refused.content.decode()
+    assert "_auth_user_id" not in client.session
+    assert log_in(Client(), "ann", "pw-ann-4242", REMOTE_ADDR=ANN_AT_HOME) == 302  # elsewhere, Ann logs in
+
+
+def test_a_successful_login_does_not_reset_the_clients_count_across_usernames(ann: User) -> None:
+    client = Client()
+    for n in range(29):
+        assert log_in(client, f"user-{n}", "Password1", REMOTE_ADDR=ATTACKER) == 200
+    assert log_in(Client(), "ann", "pw-ann-4242", REMOTE_ADDR=ATTACKER) == 302  # the attacker's own account
+    assert log_in(client, "user-29", "Password1", REMOTE_ADDR=ATTACKER) == 429
+
+
+def test_a_table_behind_one_address_misremembering_passwords_is_not_locked_out(ann: User) -> None:
+    for name in ("ben", "cy"):
+        User.objects.create_user(name, password=f"pw-{name}-4242")
+    for name in ("ann", "ben", "cy"):
+        assert [log_in(Client(), name, f"wrong-{n}", REMOTE_ADDR=ATTACKER) for n in range(9)] == [200] * 9
+    for name in ("ann", "ben", "cy"):
+        assert log_in(Client(), name, f"pw-{name}-4242", REMOTE_ADDR=ATTACKER) == 302
+
+
+def test_the_count_across_usernames_is_shared_by_a_whole_ipv6_slash_64(ann: User) -> None:
+    for n in range(30):
+        log_in(Client(), f"user-{n}", "Password1", REMOTE_ADDR=f"2001:db8:1:2::{n + 1:x}")
+    assert log_in(Client(), "ann", "pw-ann-4242", REMOTE_ADDR="2001:db8:1:2:ffff::1") == 429
+    assert log_in(Client(), "ann", "pw-ann-4242", REMOTE_ADDR="2001:db8:1:3::1") == 302
+
+
 def test_login_ignores_the_case_of_the_username(ann: User) -> None:
     client = Client()
     assert log_in(client, "ANN", "pw-ann-4242") == 302

@@ -3,12 +3,15 @@
 
 from __future__ import annotations
 
+import io
 import json
 import re
 from typing import Any
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.core.management import call_command
+from django.core.management.base import CommandError
 from django.test import Client
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -347,3 +350,22 @@ def test_3_6_in_every_number_field_of_both_sheets_is_refused_next_to_that_field(
             rf'<div class="field stepper-row">(?:(?!stepper-row).)*id="id_{name}"(?:(?!stepper-row).)*', page, re.S
         )
         assert row and 'type="text"' in row.group() and "Enter a whole number, such as 3." in row.group(), name
+
+
+def test_check_data_is_quiet_on_sheets_in_progress_and_names_a_finished_one_without_its_sheet(
+    member_client: Client, group: Group
+) -> None:
+    """Was: every Small Islands or Cooper Island game still being filled in was reported as a problem (its sheet
+    is stored only once it is scored)."""
+    a_scored_game(member_client, group)
+    start(member_client, group, "small_islands", "Ann", "Ben")
+    in_progress = start(member_client, group, "cooper_island", "Ann", "Ben")
+    line(member_client, in_progress, 0, ANN_CI)
+    out = io.StringIO()
+    call_command("check_data", stdout=out)
+    assert out.getvalue() == "No problem found.\n"
+    Game.objects.filter(pk=in_progress.pk).update(status=Game.Status.FINISHED)  # a database edited by hand
+    out = io.StringIO()
+    with pytest.raises(CommandError):
+        call_command("check_data", stdout=out)
+    assert out.getvalue() == f"game {in_progress.pk}: finished without its score sheet\n"

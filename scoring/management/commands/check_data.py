@@ -63,6 +63,10 @@ def problems() -> Iterator[str]:
         if game.kind not in Game.Kind.values:  # the group's files name each play's game by its kind
             yield f"game {game.pk}: kind {game.kind!r} is none of the site's games"
             continue
+        if not game.is_okanagan and game.sheet is None:
+            if not game.is_playing:  # a sheet is stored when it is scored: a finished game without one lost it
+                yield f"game {game.pk}: finished without its score sheet"
+            continue  # a sheet in progress (its lines are drafts): nothing scored yet to check
         try:
             result = score_document(game_document(game))
         except RulesError as error:
