@@ -47,7 +47,7 @@ from scoring.http import HtmxHttpRequest, game_over, posted_whole, to_saved
 from scoring.live import HEADER as LIVE_HEADER
 from scoring.live import POLLER_ID, collect, held_parts
 from scoring.locking import lock_game
-from scoring.log import StaleGame, append_event, change_log, create_game, create_sheet_game, finish, reopen
+from scoring.log import StaleGame, append_event, change_log, create_game, create_sheet_game, finish, reopen, start_game
 from scoring.models import Game
 from scoring.phones import known_phone, my_seat
 from scoring.portability import exported_document
@@ -73,7 +73,13 @@ def game_new(request: HtmxHttpRequest, group_id: int) -> HttpResponse:
             nugget_supply=supply.cleaned_data["nugget_supply"],
             nugget_ladder=NuggetLadder(form.cleaned_data["nugget_ladder"]),
         )
-        game = create_game(group, form.cleaned_data["players"], options.to_json(), promos=form.cleaned_data["promos"])
+        game = start_game(
+            group,
+            form.cleaned_data["players"],
+            options.to_json(),
+            promos=form.cleaned_data["promos"],
+            token=form.cleaned_data["start_token"],
+        )
         return redirect("game", game_id=game.pk)
     context = {"group": group, "form": form, "supply": supply, "names": known}
     return render(request, "scoring/game_new.html", context)
