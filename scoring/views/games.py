@@ -3,19 +3,21 @@
 from __future__ import annotations
 
 import io
+import logging
 from collections.abc import Callable
 from typing import Any
 
 import segno
 from django.contrib import messages
+from django.core.cache import cache
 from django.db import transaction
 from django.db.models import F, QuerySet
 from django.http import Http404, HttpResponse, HttpResponseNotModified, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils.cache import patch_vary_headers
+from django.utils.cache import get_conditional_response, patch_vary_headers
+from django.utils.translation import get_language, gettext_noop
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop
 from django.views.decorators.http import condition, require_http_methods, require_POST, require_safe
 from django_htmx.http import HttpResponseClientRefresh
 
@@ -53,6 +55,8 @@ from scoring.phones import known_phone, my_seat
 from scoring.portability import exported_document
 from scoring.rate_limits import over_limit, too_many
 from scoring.wording import error_text
+
+logger = logging.getLogger(__name__)
 
 
 @require_http_methods(["GET", "POST"])
@@ -446,10 +450,45 @@ def result_image(request: HtmxHttpRequest, token: str) -> HttpResponse:
     game = _watched(request, token)
     if game.is_playing:
         raise Http404
-    response = HttpResponse(result_png(game), content_type="image/png")
-    # Not kept by caches: a member may turn the public result off, and the image must then stop being served.
+    # Drawing takes tens of milliseconds: the image of a game at a revision in a language is drawn once, kept in
+    # the shared cache, and a browser or chat app that has it already is told so (304) by its ETag.
+    # The game's uuid with its row's id: SQLite may give a deleted game's id to a new one.
+    version = f"{game.pk}.{game.uuid.hex}.{game.revision}.{get_language()}"
+    etag = f'"result.{version}"'
+    response = get_conditional_response(request, etag=etag)
+    if response is None:
+        key = f"result-image:{version}"
+        png = _from_cache(key)
+        if png is None:
+            png = result_png(game)
+            _to_cache(key, png, RESULT_IMAGE_SECONDS)
+        response = HttpResponse(png, content_type="image/png")
+    response["ETag"] = etag
+    # Not kept without asking: a member may turn the public result off, and the image must then stop being served.
     response["Cache-Control"] = "no-cache"
     return response
+
+
+RESULT_IMAGE_SECONDS = 7 * 24 * 3600
+"""How long the cache keeps a result image (a new revision has a key of its own: the old one just expires)."""
+
+
+def _from_cache(key: str) -> bytes | None:
+    """What the shared cache holds at ``key``, or ``None`` (nothing, or a cache that does not answer)."""
+    try:
+        value = cache.get(key)
+    except Exception:  # the cache is an accelerator: without it the image is drawn  # noqa: BLE001
+        logger.warning("The cache did not answer for %s", key, exc_info=True)
+        return None
+    return value if isinstance(value, bytes) else None
+
+
+def _to_cache(key: str, value: bytes, seconds: int) -> None:
+    """Keep ``value`` in the shared cache at ``key``, if the cache answers."""
+    try:
+        cache.set(key, value, seconds)
+    except Exception:  # noqa: BLE001 (as above)
+        logger.warning("The cache did not keep %s", key, exc_info=True)
 
 
 @require_POST
