@@ -122,8 +122,10 @@ def create_games(group: Group, games: Sequence[NewGame]) -> list[Game]:
 
 
 def _states(new: NewGame) -> list[bytes | None]:
-    """What is stored with each event of ``new`` (an Okanagan game's state after it)."""
-    if new.kind != Game.Kind.OKANAGAN or not new.events:
+    """What is stored with each event of ``new`` (an Okanagan game's state after it): nothing for a finished
+    game (a restored one), whose states are built when its page is first read (:func:`scoring.states.current`):
+    a restore then writes its logs only, not a state per event of every game it holds."""
+    if new.kind != Game.Kind.OKANAGAN or not new.events or new.results is not None:
         return [None] * len(new.events)
     return states.stored(new.players, new.options, new.events)
 

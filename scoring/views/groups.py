@@ -20,7 +20,7 @@ from scoring.context import home_context
 from scoring.forms import GroupForm, ImportForm, ProfileForm, RestoreForm
 from scoring.http import HtmxHttpRequest
 from scoring.models import Group, Seat
-from scoring.portability import BadBackup, backup, plays_csv, restore
+from scoring.portability import BadBackup, RestoreUnderWay, backup, one_restore_at_a_time, plays_csv, restore
 from scoring.rate_limits import over_limit, too_many
 from scoring.statistics import group_summary, player_stats
 from scoring.streams import download
@@ -163,7 +163,13 @@ def group_restore(request: HtmxHttpRequest) -> HttpResponse:
         user = request.user
         assert isinstance(user, User)  # login_required
         try:
-            group = restore(user, form.cleaned_data["backup"])
+            with one_restore_at_a_time():
+                group = restore(user, form.cleaned_data["backup"])
+        except RestoreUnderWay:
+            form.add_error("backup", _("Another group is being restored: try again in a minute."))
+            response = render(request, "scoring/home.html", home_context(request, restore_form=form), status=429)
+            response["Retry-After"] = "60"
+            return response
         except BadBackup as error:
             form.add_error("backup", str(error))
         else:
