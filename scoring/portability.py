@@ -30,6 +30,7 @@ from rules import EventType, RulesError, hide_objectives, names_problem, parse_r
 from .forms import checked_name, checked_text
 from .log import NewGame, Profiles, create_games, seat_results, sheet_game
 from .models import GROUP_NAME_LENGTH, Event, Game, Group, Seat, new_token, record_document
+from .quotas import OverQuota, check_games, check_groups
 from .statistics import OKANAGAN_PARTS, plays
 from .streams import json_object, json_text, with_texts
 from .wording import error_text, say
@@ -213,6 +214,11 @@ def restore(owner: User, data: object) -> Group:
         raise BadBackup(
             _("A backup restores at most %(events)d events in all its games.") % {"events": MAX_RESTORED_EVENTS}
         )
+    try:  # before any game is replayed; the games as the database will hold them, about
+        check_groups(owner.pk)
+        check_games(owner.pk, len(games), len(json.dumps(games)))
+    except OverQuota as error:
+        raise BadBackup(str(error)) from error
     checked = [_checked_game(number, entry) for number, entry in enumerate(games, start=1)]
     with transaction.atomic():
         group = Group.objects.create(name=group_name, owner=owner)

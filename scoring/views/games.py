@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import json
 import logging
 from collections.abc import Callable
 from typing import Any
@@ -53,6 +54,7 @@ from scoring.log import StaleGame, append_event, change_log, create_game, create
 from scoring.models import Game
 from scoring.phones import known_phone, my_seat
 from scoring.portability import exported_document
+from scoring.quotas import OverQuota, check_games
 from scoring.rate_limits import over_limit, too_many
 from scoring.wording import error_text
 
@@ -72,19 +74,26 @@ def game_new(request: HtmxHttpRequest, group_id: int) -> HttpResponse:
     form = NewGameForm(request.POST if request.method == "POST" else None, initial=initial, known=known)
     supply = SupplyForm(request.POST if request.method == "POST" else None)
     if request.method == "POST" and form.is_valid() and supply.is_valid():
-        options = Options(
-            reward_supply=supply.cleaned_data["reward_supply"],
-            nugget_supply=supply.cleaned_data["nugget_supply"],
-            nugget_ladder=NuggetLadder(form.cleaned_data["nugget_ladder"]),
-        )
-        game = start_game(
-            group,
-            form.cleaned_data["players"],
-            options.to_json(),
-            promos=form.cleaned_data["promos"],
-            token=form.cleaned_data["start_token"],
-        )
-        return redirect("game", game_id=game.pk)
+        token = form.cleaned_data["start_token"]
+        try:
+            if not (token and group.games.filter(start_token=token).exists()):  # a second post finds its game
+                check_games(group.owner_id)
+        except OverQuota as error:
+            form.add_error(None, str(error))
+        else:
+            options = Options(
+                reward_supply=supply.cleaned_data["reward_supply"],
+                nugget_supply=supply.cleaned_data["nugget_supply"],
+                nugget_ladder=NuggetLadder(form.cleaned_data["nugget_ladder"]),
+            )
+            game = start_game(
+                group,
+                form.cleaned_data["players"],
+                options.to_json(),
+                promos=form.cleaned_data["promos"],
+                token=token,
+            )
+            return redirect("game", game_id=game.pk)
     context = {"group": group, "form": form, "supply": supply, "names": known}
     return render(request, "scoring/game_new.html", context)
 
@@ -95,6 +104,11 @@ def game_import(request: HtmxHttpRequest, group_id: int) -> HttpResponse:
     progress (its objective cards left out) stays in progress."""
     group = member_group(request, group_id)
     form = ImportForm(request.POST, request.FILES)
+    if form.is_valid():
+        try:
+            check_games(group.owner_id, 1, len(json.dumps(form.cleaned_data["record"])))
+        except OverQuota as error:
+            form.add_error("record", str(error))
     if not form.is_valid():
         return render(request, "scoring/import.html", {"group": group, "form": form}, status=422)
     data = form.cleaned_data["record"]

@@ -1,5 +1,5 @@
 """Bounded and race-free (issue 24): "Start the game" posted twice starts one game; one restore at a time, its
-finished games' states built when first read."""
+finished games' states built when first read; what one account may store (groups, games, bytes)."""
 
 from __future__ import annotations
 
@@ -12,11 +12,13 @@ from django.contrib.auth.models import User
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import DatabaseError
 from django.test import Client
+from pytest_django.fixtures import Settings
 
 from scoring import portability
 from scoring.log import NewGame
-from scoring.models import EventState, Game, Group
+from scoring.models import Event, EventState, Game, Group
 from scoring.portability import one_restore_at_a_time
+from scoring.quotas import stored_bytes
 
 from .conftest import at_once, logged_in
 from .test_portability import a_history
@@ -135,3 +137,68 @@ def test_a_restore_writes_its_games_a_chunk_at_a_time_and_leaves_no_half_group(
     assert chunks == [2, 1] and not Group.objects.filter(owner=rita).exists()
     monkeypatch.setattr(portability, "create_games", write)
     assert portability.restore(rita, data).games.count() == 3
+
+
+def test_an_account_owning_as_many_groups_as_it_may_is_told_so(owner: User, group: Group, settings: Settings) -> None:
+    settings.QUOTA_GROUPS = 1
+    response = logged_in(owner).post("/groups/new/", {"name": "Sunday table"})
+    assert response.status_code == 422
+    assert "An account may own 1 group, and yours does." in response.content.decode()
+    assert Group.objects.filter(owner=owner).count() == 1
+    french = logged_in(owner).post("/groups/new/", {"name": "Sunday table"}, headers={"Accept-Language": "fr"})
+    assert "Un compte peut posséder 1 groupe" in french.content.decode()
+
+
+def test_a_group_whose_owner_holds_as_many_games_as_they_may_starts_no_more(
+    owner: User, member_client: Client, group: Group, game: Game, settings: Settings
+) -> None:
+    settings.QUOTA_GAMES = 1
+    refused = (
+        member_client.post(f"/groups/{group.pk}/games/new/", start_form(owner, group)),
+        member_client.post(f"/groups/{group.pk}/sheets/new/cooper_island/", {"name_1": "Ann", "name_2": "Ben"}),
+        member_client.post(
+            f"/groups/{group.pk}/games/import/",
+            {"record": SimpleUploadedFile("game.json", json.dumps(game.record()).encode())},
+        ),
+    )
+    for response in refused:
+        assert "The group&#x27;s owner may hold 1 games in all their groups and holds 1 already" in (
+            response.content.decode()
+        )
+    assert Game.objects.count() == 1
+
+
+def test_the_same_start_form_posted_again_at_the_limit_still_lands_on_its_game(
+    owner: User, group: Group, settings: Settings
+) -> None:
+    settings.QUOTA_GAMES = 1
+    client, form = logged_in(owner), start_form(owner, group)
+    first = client.post(f"/groups/{group.pk}/games/new/", form)
+    assert client.post(f"/groups/{group.pk}/games/new/", form)["Location"] == first["Location"]
+
+
+def test_a_restore_past_the_account_s_games_or_bytes_is_refused_before_anything_is_written(
+    member_client: Client, group: Group, game: Game, settings: Settings
+) -> None:
+    backup, someone = a_backup(member_client, group, game), logged_in(User.objects.create_user("rita"))
+    settings.QUOTA_GAMES = 2  # the backup holds 3
+    page = someone.post("/groups/restore/", {"backup": backup}).content.decode()
+    assert "may hold 2 games in all their groups and holds 0 already" in page
+    settings.QUOTA_GAMES, settings.QUOTA_STORED_MB = 5000, 0
+    backup.seek(0)
+    page = someone.post("/groups/restore/", {"backup": backup}).content.decode()
+    assert "may store 0 MB of games in all their groups: this would take them past it." in page
+    assert not Group.objects.filter(owner__username="rita").exists()
+
+
+def test_what_an_account_stores_counts_every_event_and_sheet_of_its_groups(
+    member_client: Client, owner: User, group: Group, game: Game
+) -> None:
+    a_history(member_client, group, game)
+    events = sum(len(json.dumps(data)) for data in Event.objects.values_list("data", flat=True))
+    sheets = sum(
+        len(json.dumps(sheet)) for sheet in Game.objects.filter(sheet__isnull=False).values_list("sheet", flat=True)
+    )
+    assert events and sheets
+    assert abs(stored_bytes(owner.pk) - (events + sheets)) <= 0.05 * (events + sheets)  # as the database writes it
+    assert stored_bytes(User.objects.create_user("rita").pk) == 0
