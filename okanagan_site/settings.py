@@ -153,6 +153,11 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 DATA_UPLOAD_MAX_MEMORY_SIZE = DEFAULT_BODY_LIMIT
 FILE_UPLOAD_MAX_MEMORY_SIZE = LARGEST_BODY_LIMIT
 
+# What one account may store (scoring/quotas.py): groups it owns, games in them, megabytes of their logs.
+QUOTA_GROUPS = env_int("QUOTA_GROUPS", 50)
+QUOTA_GAMES = env_int("QUOTA_GAMES", 5000)
+QUOTA_STORED_MB = env_int("QUOTA_STORED_MB", 100)
+
 # The rate limits' counters live in the cache, which every worker of every app server must share: Redis
 # in production (its SET NX and INCR are atomic). Without REDIS_URL, a fresh clone counts in the
 # database (`manage.py createcachetable` makes the table; `make run` does), whose increment is a read

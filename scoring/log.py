@@ -12,7 +12,7 @@ from datetime import datetime
 from typing import Any
 from uuid import UUID, uuid4
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
 
@@ -78,6 +78,8 @@ class NewGame:
     """When it was played, if not now (a restored game)."""
     uuid: UUID | None = None
     """Its id outside the site, if it has one already (a restored game); else a new one."""
+    start_token: str = ""
+    """The token of the "Start the game" form that starts it (:func:`start_game`)."""
 
 
 def create_games(group: Group, games: Sequence[NewGame]) -> list[Game]:
@@ -97,6 +99,7 @@ def create_games(group: Group, games: Sequence[NewGame]) -> list[Game]:
                 finished=None if new.results is None else new.finished or now,
                 winners=list(new.winners),
                 uuid=new.uuid or uuid4(),
+                start_token=new.start_token,
             )
             for new in games
         )
@@ -119,8 +122,10 @@ def create_games(group: Group, games: Sequence[NewGame]) -> list[Game]:
 
 
 def _states(new: NewGame) -> list[str | None]:
-    """What is stored with each event of ``new`` (an Okanagan game's state after it)."""
-    if new.kind != Game.Kind.OKANAGAN or not new.events:
+    """What is stored with each event of ``new`` (an Okanagan game's state after it): nothing for a finished
+    game (a restored one), whose states are built when its page is first read (:func:`scoring.states.current`):
+    a restore then writes its logs only, not a state per event of every game it holds."""
+    if new.kind != Game.Kind.OKANAGAN or not new.events or new.results is not None:
         return [None] * len(new.events)
     return states.stored(new.players, new.options, new.events)
 
@@ -138,6 +143,22 @@ def create_game(
 ) -> Game:
     """A game in progress with its seats and its events."""
     return create_games(group, [NewGame(Game.Kind.OKANAGAN, players, options, promos, events=events)])[0]
+
+
+def start_game(group: Group, players: tuple[str, ...], options: dict[str, object], *, promos: bool, token: str) -> Game:
+    """A game in progress started by the "Start the game" form whose token is ``token``: the game that form
+    started already, if it did (a second post of the same form, even at the same moment, finds the first one's
+    game: the unique token makes the second insert fail once the first is committed)."""
+    started = group.games.filter(start_token=token).first() if token else None
+    if started is not None:
+        return started
+    try:
+        return create_games(group, [NewGame(Game.Kind.OKANAGAN, players, options, promos, start_token=token)])[0]
+    except IntegrityError:
+        started = group.games.filter(start_token=token).first() if token else None
+        if started is None:
+            raise
+        return started
 
 
 def sheet_game(sheet: dict[str, Any]) -> NewGame:
@@ -228,7 +249,11 @@ class Profiles:
         found = self.find(name)
         if found is not None:
             return found
-        made = self.group.profiles.create(name=name, uuid=uuid or uuid4())
+        try:
+            with transaction.atomic():  # a savepoint: another request may make the same player meanwhile
+                made = self.group.profiles.create(name=name, uuid=uuid or uuid4())
+        except IntegrityError:
+            made = self.group.profiles.get(name=name)
         return self.by_key.setdefault(name_key(name), made)
 
 

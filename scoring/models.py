@@ -121,9 +121,17 @@ class Game(models.Model):
     activity = models.PositiveIntegerField(default=0)
     """Counts changes that every phone shows but that are not the log: seats claimed or freed, entries
     started, moved on or ended. With ``revision`` it is the version of the live game fragment."""
+    start_token = models.CharField(max_length=32, blank=True, default="")
+    """The token of the "Start the game" form that made it: the same form posted twice (a double tap, a phone
+    sending again) finds this game instead of starting another."""
 
     class Meta:
         ordering = ["-created"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["group", "start_token"], condition=~models.Q(start_token=""), name="one_game_per_start_form"
+            )
+        ]
 
     @property
     def is_playing(self) -> bool:

@@ -5,8 +5,11 @@ from __future__ import annotations
 
 import csv
 import json
+import logging
+import time
 from collections import defaultdict
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import replace
 from datetime import UTC, datetime
 from itertools import batched
@@ -14,8 +17,9 @@ from typing import Any
 from uuid import UUID
 
 from django.contrib.auth.models import User
+from django.core.cache import cache
 from django.core.exceptions import ValidationError
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import TextField
 from django.db.models.functions import Cast
 from django.utils.dateparse import parse_datetime
@@ -25,10 +29,13 @@ from rules import EventType, RulesError, hide_objectives, names_problem, parse_r
 
 from .forms import checked_name, checked_text
 from .log import NewGame, Profiles, create_games, seat_results, sheet_game
-from .models import GROUP_NAME_LENGTH, Event, Game, Group, Seat, record_document
+from .models import GROUP_NAME_LENGTH, Event, Game, Group, Seat, new_token, record_document
+from .quotas import OverQuota, check_games, check_groups
 from .statistics import OKANAGAN_PARTS, plays
 from .streams import json_object, json_text, with_texts
 from .wording import error_text, say
+
+logger = logging.getLogger(__name__)
 
 BACKUP_FORMAT = "okanagan-companion-backup/1"
 CSV_COLUMNS = (
@@ -140,11 +147,48 @@ MAX_RESTORED_EVENTS = 30_000
 """The most events in all: 500 real games of 60 events; compact events cannot multiply the work."""
 
 
+RESTORE_UNDER_WAY = "restore-under-way"
+"""The shared cache's key held while a backup is restored: the site restores one at a time."""
+RESTORE_HELD_SECONDS = 300
+"""The longest the key is held: a restore that died (its server stopped) keeps the others out no longer."""
+
+
+class RestoreUnderWay(Exception):
+    """Another backup is being restored: one at a time, so that a restore never keeps a table's saves waiting
+    behind others, nor the server's processors busy replaying several."""
+
+
+@contextmanager
+def one_restore_at_a_time() -> Iterator[None]:
+    """Hold the site's restore key while the block runs; :class:`RestoreUnderWay` if another holds it. A cache
+    that does not answer lets the restore go on (it is an accelerator, not a gate), and the log says so."""
+    held = new_token()
+    try:
+        taken = cache.add(RESTORE_UNDER_WAY, held, RESTORE_HELD_SECONDS)
+    except Exception:  # noqa: BLE001 (any error of the cache's backend)
+        logger.warning("The cache did not answer: a restore goes on without knowing if another is under way")
+        taken = False
+    else:
+        if not taken:
+            raise RestoreUnderWay
+    try:
+        yield
+    finally:
+        if taken:
+            try:
+                if cache.get(RESTORE_UNDER_WAY) == held:  # not another's, had this one outlived the key
+                    cache.delete(RESTORE_UNDER_WAY)
+            except Exception:  # noqa: BLE001 (as above: the key then expires)
+                logger.warning("The cache did not answer: the restore key expires by itself")
+
+
 def restore(owner: User, data: object) -> Group:
     """A new group, owned by ``owner``, with the backup's players and games; :class:`BadBackup` if invalid.
 
     Everything is checked first (names, texts, every game replayed), so that the database is written
-    only for a backup that restores, in one short transaction.
+    only for a backup that restores; then the games are written :data:`RESTORE_CHUNK` at a time, each chunk in a
+    transaction of its own, so that another table's save never waits long behind a restore (SQLite has one
+    writer at a time). Should a chunk fail, the group is deleted: no half group is left.
     """
     if not isinstance(data, dict) or data.get("format") != BACKUP_FORMAT:
         raise BadBackup(_("This is not a backup of a group (format %(format)s).") % {"format": BACKUP_FORMAT})
@@ -170,6 +214,11 @@ def restore(owner: User, data: object) -> Group:
         raise BadBackup(
             _("A backup restores at most %(events)d events in all its games.") % {"events": MAX_RESTORED_EVENTS}
         )
+    try:  # before any game is replayed; the games as the database will hold them, about
+        check_groups(owner.pk)
+        check_games(owner.pk, len(games), len(json.dumps(games)))
+    except OverQuota as error:
+        raise BadBackup(str(error)) from error
     checked = [_checked_game(number, entry) for number, entry in enumerate(games, start=1)]
     with transaction.atomic():
         group = Group.objects.create(name=group_name, owner=owner)
@@ -178,8 +227,23 @@ def restore(owner: User, data: object) -> Group:
         uuids = data.get("player_uuids")
         for player in players:
             profiles.get(player, _uuid(uuids.get(player) if isinstance(uuids, dict) else None))
-        create_games(group, checked)
+    try:
+        for number, chunk in enumerate(batched(checked, RESTORE_CHUNK)):
+            if number and connection.vendor == "sqlite":
+                time.sleep(RESTORE_PAUSE)  # the saves that queued meanwhile write first
+            create_games(group, chunk)
+    except BaseException:
+        group.delete()
+        raise
     return group
+
+
+RESTORE_CHUNK = 20
+"""How many games of a backup are written in one transaction (about 1,200 events at most: well under a second of
+holding SQLite's write lock)."""
+RESTORE_PAUSE = 0.1
+"""Between two chunks on SQLite, long enough for a waiting writer's next try (SQLite's busy handler retries
+every 100 ms at most)."""
 
 
 def _event_count(entry: object) -> int:

@@ -2,20 +2,25 @@
 
 from __future__ import annotations
 
+import base64
+import binascii
 import io
+import json
+import logging
 from collections.abc import Callable
 from typing import Any
 
 import segno
 from django.contrib import messages
+from django.core.cache import cache
 from django.db import transaction
 from django.db.models import F, QuerySet
 from django.http import Http404, HttpResponse, HttpResponseNotModified, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils.cache import patch_cache_control, patch_vary_headers
+from django.utils.cache import get_conditional_response, patch_cache_control, patch_vary_headers
+from django.utils.translation import get_language, gettext_noop
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop
 from django.views.decorators.http import condition, require_http_methods, require_POST, require_safe
 from django_htmx.http import HttpResponseClientRefresh
 
@@ -47,13 +52,16 @@ from scoring.http import HtmxHttpRequest, game_over, posted_whole, to_saved
 from scoring.live import HEADER as LIVE_HEADER
 from scoring.live import POLLER_ID, collect, held_parts
 from scoring.locking import lock_game
-from scoring.log import StaleGame, append_event, change_log, create_game, create_sheet_game, finish, reopen
+from scoring.log import StaleGame, append_event, change_log, create_game, create_sheet_game, finish, reopen, start_game
 from scoring.models import Game
 from scoring.phones import known_phone, my_seat
 from scoring.portability import exported_document
+from scoring.quotas import OverQuota, check_games
 from scoring.rate_limits import over_limit, too_many
 from scoring.streams import attachment
 from scoring.wording import error_text
+
+logger = logging.getLogger(__name__)
 
 
 @require_http_methods(["GET", "POST"])
@@ -69,13 +77,26 @@ def game_new(request: HtmxHttpRequest, group_id: int) -> HttpResponse:
     form = NewGameForm(request.POST if request.method == "POST" else None, initial=initial, known=known)
     supply = SupplyForm(request.POST if request.method == "POST" else None)
     if request.method == "POST" and form.is_valid() and supply.is_valid():
-        options = Options(
-            reward_supply=supply.cleaned_data["reward_supply"],
-            nugget_supply=supply.cleaned_data["nugget_supply"],
-            nugget_ladder=NuggetLadder(form.cleaned_data["nugget_ladder"]),
-        )
-        game = create_game(group, form.cleaned_data["players"], options.to_json(), promos=form.cleaned_data["promos"])
-        return redirect("game", game_id=game.pk)
+        token = form.cleaned_data["start_token"]
+        try:
+            if not (token and group.games.filter(start_token=token).exists()):  # a second post finds its game
+                check_games(group.owner_id)
+        except OverQuota as error:
+            form.add_error(None, str(error))
+        else:
+            options = Options(
+                reward_supply=supply.cleaned_data["reward_supply"],
+                nugget_supply=supply.cleaned_data["nugget_supply"],
+                nugget_ladder=NuggetLadder(form.cleaned_data["nugget_ladder"]),
+            )
+            game = start_game(
+                group,
+                form.cleaned_data["players"],
+                options.to_json(),
+                promos=form.cleaned_data["promos"],
+                token=token,
+            )
+            return redirect("game", game_id=game.pk)
     context = {"group": group, "form": form, "supply": supply, "names": known}
     return render(request, "scoring/game_new.html", context)
 
@@ -86,6 +107,11 @@ def game_import(request: HtmxHttpRequest, group_id: int) -> HttpResponse:
     progress (its objective cards left out) stays in progress."""
     group = member_group(request, group_id)
     form = ImportForm(request.POST, request.FILES)
+    if form.is_valid():
+        try:
+            check_games(group.owner_id, 1, len(json.dumps(form.cleaned_data["record"])))
+        except OverQuota as error:
+            form.add_error("record", str(error))
     if not form.is_valid():
         return render(request, "scoring/import.html", {"group": group, "form": form}, status=422)
     data = form.cleaned_data["record"]
@@ -442,10 +468,51 @@ def result_image(request: HtmxHttpRequest, token: str) -> HttpResponse:
     game = _watched(request, token)
     if game.is_playing:
         raise Http404
-    response = HttpResponse(result_png(game), content_type="image/png")
-    # Not kept by caches: a member may turn the public result off, and the image must then stop being served.
+    # Drawing takes tens of milliseconds: the image of a game at a revision in a language is drawn once, kept in
+    # the shared cache, and a browser or chat app that has it already is told so (304) by its ETag.
+    # The game's uuid with its row's id: SQLite may give a deleted game's id to a new one.
+    version = f"{game.pk}.{game.uuid.hex}.{game.revision}.{get_language()}"
+    etag = f'"result.{version}"'
+    response = get_conditional_response(request, etag=etag)
+    if response is None:
+        key = f"result-image:{version}"
+        png = _from_cache(key)
+        if png is None:
+            png = result_png(game)
+            _to_cache(key, png, RESULT_IMAGE_SECONDS)
+        response = HttpResponse(png, content_type="image/png")
+    response["ETag"] = etag
+    # Not kept without asking: a member may turn the public result off, and the image must then stop being served.
     response["Cache-Control"] = "no-cache"
     return response
+
+
+RESULT_IMAGE_SECONDS = 7 * 24 * 3600
+"""How long the cache keeps a result image (a new revision has a key of its own: the old one just expires)."""
+
+
+def _from_cache(key: str) -> bytes | None:
+    """What the shared cache holds at ``key``, or ``None`` (nothing, or a cache that does not answer). The cache
+    holds JSON (okanagan_site.cache_json), so the image is kept as base64 text."""
+    try:
+        value = cache.get(key)
+    except Exception:  # the cache is an accelerator: without it the image is drawn  # noqa: BLE001
+        logger.warning("The cache did not answer for %s", key, exc_info=True)
+        return None
+    if not isinstance(value, str):
+        return None
+    try:
+        return base64.b64decode(value, validate=True)
+    except binascii.Error:
+        return None
+
+
+def _to_cache(key: str, value: bytes, seconds: int) -> None:
+    """Keep ``value`` in the shared cache at ``key``, if the cache answers."""
+    try:
+        cache.set(key, base64.b64encode(value).decode("ascii"), seconds)
+    except Exception:  # noqa: BLE001 (as above)
+        logger.warning("The cache did not keep %s", key, exc_info=True)
 
 
 @require_POST

@@ -19,7 +19,8 @@ from scoring.context import home_context
 from scoring.forms import GroupForm, ImportForm, ProfileForm, RestoreForm
 from scoring.http import HtmxHttpRequest
 from scoring.models import Group, Seat
-from scoring.portability import BadBackup, backup, plays_csv, restore
+from scoring.portability import BadBackup, RestoreUnderWay, backup, one_restore_at_a_time, plays_csv, restore
+from scoring.quotas import OverQuota, check_groups
 from scoring.rate_limits import over_limit, too_many
 from scoring.statistics import group_summary, player_stats
 from scoring.streams import download
@@ -34,10 +35,15 @@ def group_create(request: HtmxHttpRequest) -> HttpResponse:
     """A new group, owned by its creator, who is its first member; they become a player of the group when
     they claim a seat in a game ("I am Maya"), under the name the table uses."""
     form = GroupForm(request.POST)
-    if not form.is_valid():
-        return render(request, "scoring/home.html", home_context(request, group_form=form), status=422)
     user = request.user
     assert isinstance(user, User)  # login_required
+    if form.is_valid():
+        try:
+            check_groups(user.pk)
+        except OverQuota as error:
+            form.add_error("name", str(error))
+    if not form.is_valid():
+        return render(request, "scoring/home.html", home_context(request, group_form=form), status=422)
     with transaction.atomic():
         group = form.save(commit=False)
         group.owner = user
@@ -162,7 +168,13 @@ def group_restore(request: HtmxHttpRequest) -> HttpResponse:
         user = request.user
         assert isinstance(user, User)  # login_required
         try:
-            group = restore(user, form.cleaned_data["backup"])
+            with one_restore_at_a_time():
+                group = restore(user, form.cleaned_data["backup"])
+        except RestoreUnderWay:
+            form.add_error("backup", _("Another group is being restored: try again in a minute."))
+            response = render(request, "scoring/home.html", home_context(request, restore_form=form), status=429)
+            response["Retry-After"] = "60"
+            return response
         except BadBackup as error:
             form.add_error("backup", str(error))
         else:

@@ -8,10 +8,14 @@ import re
 import struct
 from pathlib import Path
 
+import pytest
 from django.test import Client
+from django.utils.translation import get_language
 
-from scoring.log import create_game, create_sheet_game, finish, start_sheet_game
+from scoring import board
+from scoring.log import create_game, create_sheet_game, finish, reopen, start_sheet_game
 from scoring.models import Game, Group
+from scoring.views import games
 
 DATA = Path(__file__).parent.parent / "data"
 
@@ -209,3 +213,37 @@ def test_the_result_image_of_a_small_islands_game(group: Group) -> None:
     body = response.content
     assert body[:8] == b"\x89PNG\r\n\x1a\n" and struct.unpack(">II", body[16:24]) == (1200, 630)
     assert 5_000 < len(body) < 300_000
+
+
+def test_the_result_image_is_drawn_once_a_revision_and_language_and_a_304_for_its_etag(
+    group: Group, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game = finished_game(group)
+    drawn: list[str] = []
+
+    def counted(game: Game) -> bytes:
+        drawn.append(get_language())
+        return board.result_png(game)
+
+    monkeypatch.setattr(games, "result_png", counted)
+    url, visitor = f"/watch/{game.spectator_token}/result.png", Client()
+    first = visitor.get(url)
+    assert first.status_code == 200 and first["ETag"] and drawn == ["en"]
+    again = visitor.get(url, headers={"If-None-Match": first["ETag"]})
+    assert again.status_code == 304 and again["ETag"] == first["ETag"] and not again.content
+    assert Client().get(url).content == first.content and drawn == ["en"]  # another reader: from the cache
+    french = Client().get(url, headers={"Accept-Language": "fr"})
+    assert french["ETag"] != first["ETag"] and drawn == ["en", "fr"]
+    reopen(game, game.revision)
+    game.refresh_from_db()
+    finish(game, game.revision)
+    changed = visitor.get(url, headers={"If-None-Match": first["ETag"]})
+    assert changed.status_code == 200 and changed["ETag"] != first["ETag"] and drawn == ["en", "fr", "en"]
+
+
+def test_the_etag_of_a_result_image_turned_private_is_no_way_in(member_client: Client, group: Group) -> None:
+    game = finished_game(group)
+    url, visitor = f"/watch/{game.spectator_token}/result.png", Client()
+    etag = visitor.get(url)["ETag"]
+    member_client.post(f"/games/{game.pk}/public/", {"public": "0"})
+    assert visitor.get(url, headers={"If-None-Match": etag}).status_code == 404
