@@ -219,3 +219,41 @@ def test_a_building_cell_tapped_offline_shows_the_count_it_will_have(live_server
     nothing_waits(phone)
     expect(phone.get_by_role("button", name="White, Farm: 1", exact=True)).to_have_text("1")
     assert kept(game)["buildings"] == {"White": {"farm": 1}}
+
+
+@pytest.mark.parametrize("closed", ["the tab", "the browser"])
+def test_taps_made_offline_survive_a_closed_tab_or_browser_and_are_sent_once(
+    live_server: Any, phone: Any, browser: Any, closed: str
+) -> None:
+    """The queue is kept in the phone's storage, not the tab's: a new tab of the same browser, or the browser
+    started again with its profile (Playwright's storage state: cookies and localStorage), sends the taps once
+    the page is open again, each once, and then forgets them."""
+    game = a_table(phone, live_server.url, "maya", PLAYERS)
+    url = correction(phone, live_server.url, game)
+    context = phone.context
+    context.set_offline(True)
+    tap(phone, "one more green circle")
+    tap(phone, "one more green circle")
+    expect(phone.locator("#entry-queue")).to_contain_text("Taps waiting: 2")
+    phone.close()
+    context.set_offline(False)
+    if closed == "the browser":
+        profile = context.storage_state()
+        context.close()
+        context = browser.new_context(
+            viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True, storage_state=profile
+        )
+    page = context.new_page()
+    answered = taps_answered(page)
+    page.goto(url)
+    nothing_waits(page)
+    expect(page.locator("#count-green-circle")).to_have_text("2")
+    assert answered == [ONE_MORE_CIRCLE, ONE_MORE_CIRCLE]
+    assert kept(game)["rewards"] == {"green-circle": 2}
+    assert page.evaluate("Object.keys(localStorage).filter((name) => name.startsWith('entry-queue'))") == []
+    page.reload()  # nothing is sent again
+    expect(page.locator("#count-green-circle")).to_have_text("2")
+    expect(page.locator("#entry-queue")).to_be_empty()
+    assert answered == [ONE_MORE_CIRCLE, ONE_MORE_CIRCLE]
+    if closed == "the browser":
+        context.close()
