@@ -93,7 +93,7 @@ def test_the_screen_stays_awake_on_the_game_the_entry_and_the_spectator_page(liv
     for path in (f"/games/{game.pk}/", f"/games/{game.pk}/events/new/adjust/", f"/watch/{game.spectator_token}/"):
         phone.goto(live_server.url + path)
         expect(phone.locator("html[data-ready]")).to_have_count(1)
-        phone.wait_for_function("window.wakeLocksAsked.length > 0")
+        phone.wait_for_function("() => window.wakeLocksAsked.length > 0")
         assert phone.evaluate("window.wakeLocksAsked") == ["screen"], path
     phone.goto(f"{live_server.url}/rules/")  # a page read away from the table lets the screen sleep
     expect(phone.locator("html[data-ready]")).to_have_count(1)
