@@ -24,7 +24,17 @@ document.addEventListener("click", async (event) => {
   } catch (error) {
     button.textContent = button.dataset.failed;
   }
+  say(button.textContent); // the button's name stays "Copy: …": its new words are not read by themselves
 });
+
+// A short line for screen readers in the page's status line (#said, templates/_base.html), emptied first so the
+// same words (a second "Copied") are said again.
+function say(text) {
+  const said = document.getElementById("said");
+  if (!said) return;
+  said.textContent = "";
+  setTimeout(() => { said.textContent = text; }, 100);
+}
 
 function showWhatThisBrowserCanDo() {
   const canShare = typeof navigator.share === "function";

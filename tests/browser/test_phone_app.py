@@ -28,6 +28,7 @@ def test_the_table_code_and_links_copy_with_one_tap(live_server: Any, browser: A
     expect(copy).to_be_visible()
     copy.click()
     expect(copy).to_have_text("Copied")
+    expect(phone.locator("#said[role=status]")).to_have_text("Copied")  # its name stays "Copy: Table code"
     assert phone.evaluate("navigator.clipboard.readText()") == game.table_code
     phone.get_by_role("button", name="Copy: Join link").click()
     assert phone.evaluate("navigator.clipboard.readText()").endswith(f"/join/{game.table_code}/")

@@ -68,3 +68,45 @@ def test_the_keyboard_s_focus_is_never_under_the_sticky_bars_of_the_board(live_s
             hidden.append(f"{stop} under {phone.evaluate(HIDDEN_BY)}")
     assert len(stops) > 40, stops
     assert not hidden, f"{len(hidden)} of {len(stops)} stops: {hidden}"
+
+
+def said(page: Any) -> Any:
+    """The page's status line, marked so a test sees that it stays the same element (updated in place)."""
+    line = page.locator("#said")
+    expect(line).to_have_attribute("role", "status")
+    line.evaluate("(line) => { line.dataset.kept = 'yes'; }")
+    return line
+
+
+def test_the_rules_search_says_briefly_how_many_rules_it_found(live_server: Any, phone: Any) -> None:
+    phone.goto(f"{live_server.url}/rules/")
+    expect(phone.locator("html[data-ready]")).to_have_count(1)
+    line = said(phone)
+    phone.get_by_label("Search the rules").fill("tie")
+    hits = phone.locator("#results a.hit")
+    expect(hits.first).to_be_visible()
+    expect(line).to_have_text(f"{hits.count()} rules found.")
+    phone.get_by_label("Search the rules").fill("zzqqxx")
+    expect(line).to_have_text("No rule matches “zzqqxx”.")
+    expect(line).to_have_attribute("data-kept", "yes")
+    # The results swapped in are no live region: only the short line is said, not the whole list again.
+    assert phone.locator("[aria-live]").count() == 0
+
+
+def test_the_calculators_say_the_ruling_briefly(live_server: Any, phone: Any) -> None:
+    phone.goto(
+        f"{live_server.url}/calculators/cooper-island-tie/?name_1=Ann&total_1=50&empty_1=3&name_2=Ben&total_2=50"
+    )
+    expect(phone.locator("html[data-ready]")).to_have_count(1)
+    line = said(phone)
+    phone.locator("[name=empty_2]").fill("1")
+    phone.locator("[name=empty_2]").dispatch_event("change")
+    expect(line).to_have_text("Ruling: 1. Ben, 2. Ann")
+    phone.goto(f"{live_server.url}/calculators/influence/?name_1=White&farm_1=1&name_2=Red&warehouse_2=1&closer=2")
+    expect(phone.locator("html[data-ready]")).to_have_count(1)
+    line = said(phone)
+    phone.locator("[name=silo_1]").fill("1")
+    phone.locator("[name=silo_1]").dispatch_event("change")
+    expect(line).to_have_text("The ruling is below.")
+    expect(line).to_have_attribute("data-kept", "yes")
+    assert phone.locator("[aria-live]").count() == 0
