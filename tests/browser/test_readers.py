@@ -9,6 +9,7 @@ import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from playwright.sync_api import expect
 
+from .test_accessibility import tour
 from .test_play_on_a_phone import a_table, cell, chip, closer, score_a_territory
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -110,3 +111,20 @@ def test_the_calculators_say_the_ruling_briefly(live_server: Any, phone: Any) ->
     expect(line).to_have_text("The ruling is below.")
     expect(line).to_have_attribute("data-kept", "yes")
     assert phone.locator("[aria-live]").count() == 0
+
+
+UNREAD_LABELS = """() => [...document.querySelectorAll("div[aria-label]:not([role]), span[aria-label]:not([role])")]
+  .map((element) => `${element.tagName.toLowerCase()}.${element.className} ${element.getAttribute("aria-label")}`)"""
+"""The ``aria-label``s on a plain div or span (no role), which screen readers do not read."""
+
+
+def test_every_aria_label_sits_where_screen_readers_read_it(live_server: Any, phone: Any) -> None:
+    unread: dict[str, list[str]] = {}
+
+    def check(where: str) -> None:
+        found = phone.evaluate(UNREAD_LABELS)
+        if found:
+            unread[where] = found
+
+    tour(phone, live_server.url, "maya", check)
+    assert not unread, unread
