@@ -235,3 +235,8 @@ document.addEventListener("focusin", (event) => {
     window.scrollBy({ top: below ? seen.bottom - edge.top + 8 : seen.top - edge.bottom - 8, behavior: "instant" });
   });
 });
+
+// The service worker (templates/sw.js): offline, the static files, the last copy of a game page, and a page that
+// says what to do rather than the browser's error page.
+const worker = document.currentScript?.dataset.worker;
+if (worker && "serviceWorker" in navigator) navigator.serviceWorker.register(worker).catch(() => undefined);
