@@ -263,6 +263,7 @@ SECURE_CSP = {
     "style-src": [CSP.SELF],
     "img-src": [CSP.SELF],
     "connect-src": [CSP.SELF],
+    "worker-src": [CSP.SELF],  # the service worker (/sw.js)
     "form-action": [CSP.SELF],
     "frame-ancestors": [CSP.NONE],
     "base-uri": [CSP.NONE],

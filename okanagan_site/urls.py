@@ -7,7 +7,7 @@ from django.urls import include, path, register_converter
 from django.views.generic import RedirectView
 
 from scoring.rate_limits import limit_logins
-from scoring.views import bgstats, calculators, drafts, entry, games, groups, pages, seats, sheets, stats
+from scoring.views import bgstats, calculators, drafts, entry, games, groups, offline, pages, seats, sheets, stats
 
 
 class IdConverter:
@@ -30,6 +30,8 @@ urlpatterns = [
     path("health/live/", pages.health_live, name="health_live"),
     path("too-big/", pages.too_big, name="too_big"),
     path("rules/", pages.rule_list, name="rules"),
+    path("sw.js", offline.service_worker, name="service_worker"),
+    path("offline/", offline.offline_page, name="offline"),
     path("theme/", pages.set_theme, name="theme"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("calculators/", calculators.calculator_list, name="calculators"),

@@ -4,8 +4,10 @@
 // shows a tap at once: a button with data-shows="<id of an output>" data-value="<text>" puts its text in
 // that output, a cell of the buildings grid (data-most) shows its next count; any other tapped button is
 // marked as waiting. A line above the entry says how many taps wait, and when the phone is offline. The queue
-// is kept in sessionStorage under the page's URL and its draft, so a reload or a followed link loses nothing:
-// back on the page, the taps are sent.
+// is kept in localStorage under the page's URL and its draft, so a reload, a followed link, a closed tab or a
+// restarted browser loses nothing: back on the page, the taps are sent (once: the server answers the same
+// draft and tap the same, so a tap sent again by a second tab or after a lost answer never counts twice).
+// A queue is removed once sent or once its entry is over, and any left behind after KEPT_FOR.
 //
 // The server decides everything: what the phone shows in the meantime is replaced by each answer. Without
 // JavaScript (or htmx) the entry is a plain form, one page per tap.
@@ -40,7 +42,7 @@
 
   function restore() {
     try {
-      const kept = JSON.parse(sessionStorage.getItem(key) ?? "null");
+      const kept = JSON.parse(localStorage.getItem(key) ?? "null");
       if (kept && Array.isArray(kept.taps) && Date.now() - kept.at < KEPT_FOR) return kept.taps;
     } catch (error) {
       // unreadable: nothing kept
@@ -50,7 +52,7 @@
 
   function keep() {
     try {
-      if (queue.length) sessionStorage.setItem(key, JSON.stringify({ at: Date.now(), taps: queue }));
+      if (queue.length) localStorage.setItem(key, JSON.stringify({ at: Date.now(), taps: queue }));
       else forget();
     } catch (error) {
       // storage full or refused: the queue still lives as long as the page
@@ -69,9 +71,22 @@
 
   function forget() {
     try {
-      sessionStorage.removeItem(key);
+      localStorage.removeItem(key);
     } catch (error) {
       // nothing kept
+    }
+  }
+
+  // Queues of entries never come back to (a draft the server no longer keeps) do not stay on the phone.
+  function sweep() {
+    try {
+      for (const name of Object.keys(localStorage)) {
+        if (!name.startsWith("entry-queue ")) continue;
+        const kept = JSON.parse(localStorage.getItem(name) ?? "null");
+        if (!kept || !(Date.now() - kept.at < KEPT_FOR)) localStorage.removeItem(name);
+      }
+    } catch (error) {
+      // storage refused or unreadable: nothing to sweep
     }
   }
 
@@ -345,6 +360,7 @@
   });
   window.addEventListener("offline", tell);
 
+  sweep();
   const form = wizard();
   if (!form) return;
   key = keyOf(form);

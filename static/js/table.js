@@ -24,7 +24,17 @@ document.addEventListener("click", async (event) => {
   } catch (error) {
     button.textContent = button.dataset.failed;
   }
+  say(button.textContent); // the button's name stays "Copy: …": its new words are not read by themselves
 });
+
+// A short line for screen readers in the page's status line (#said, templates/_base.html), emptied first so the
+// same words (a second "Copied") are said again.
+function say(text) {
+  const said = document.getElementById("said");
+  if (!said) return;
+  said.textContent = "";
+  setTimeout(() => { said.textContent = text; }, 100);
+}
 
 function showWhatThisBrowserCanDo() {
   const canShare = typeof navigator.share === "function";
@@ -194,3 +204,39 @@ document.addEventListener("click", (event) => {
   input.value = String(Math.min(high, Math.max(low, now + Number(button.dataset.step))));
   input.dispatchEvent(new Event("change", { bubbles: true }));
 });
+
+// The keyboard's focus is never hidden under a bar stuck to the top or the bottom of the screen (the board's last
+// question, the taps-waiting line: WCAG 2.2 "focus not obscured"). Once the browser has scrolled the focused
+// control into view, the page scrolls on past any such bar that covers part of it. A focus by a tap is left
+// alone: scrolling between the finger's down and up would move the tap off its button.
+const STUCK = new Set(["sticky", "fixed"]);
+
+function barOver(control) {
+  const seen = control.getBoundingClientRect();
+  for (const x of [seen.left + 2, seen.right - 2]) {
+    for (const y of [seen.top + 2, seen.bottom - 2]) {
+      for (let over = document.elementFromPoint(x, y); over && !over.contains(control); over = over.parentElement) {
+        if (STUCK.has(getComputedStyle(over).position)) return over;
+      }
+    }
+  }
+  return null;
+}
+
+document.addEventListener("focusin", (event) => {
+  const control = event.target;
+  if (!control.matches?.(":focus-visible")) return;
+  requestAnimationFrame(() => {
+    const bar = document.activeElement === control ? barOver(control) : null;
+    if (!bar) return;
+    const seen = control.getBoundingClientRect();
+    const edge = bar.getBoundingClientRect();
+    const below = edge.top + edge.bottom > seen.top + seen.bottom;
+    window.scrollBy({ top: below ? seen.bottom - edge.top + 8 : seen.top - edge.bottom - 8, behavior: "instant" });
+  });
+});
+
+// The service worker (templates/sw.js): offline, the static files, the last copy of a game page, and a page that
+// says what to do rather than the browser's error page.
+const worker = document.currentScript?.dataset.worker;
+if (worker && "serviceWorker" in navigator) navigator.serviceWorker.register(worker).catch(() => undefined);

@@ -28,6 +28,7 @@ def test_the_table_code_and_links_copy_with_one_tap(live_server: Any, browser: A
     expect(copy).to_be_visible()
     copy.click()
     expect(copy).to_have_text("Copied")
+    expect(phone.locator("#said[role=status]")).to_have_text("Copied")  # its name stays "Copy: Table code"
     assert phone.evaluate("navigator.clipboard.readText()") == game.table_code
     phone.get_by_role("button", name="Copy: Join link").click()
     assert phone.evaluate("navigator.clipboard.readText()").endswith(f"/join/{game.table_code}/")
@@ -72,3 +73,29 @@ def test_the_site_installs_as_an_app(db: None) -> None:
     with open(touch_icon, "rb") as file:
         header = file.read(24)
     assert header[:8] == b"\x89PNG\r\n\x1a\n" and int.from_bytes(header[16:20]) == 180
+
+
+WAKE_LOCKS_ASKED = """
+window.wakeLocksAsked = [];
+if (navigator.wakeLock) {
+  const request = navigator.wakeLock.request.bind(navigator.wakeLock);
+  navigator.wakeLock.request = (type) => {
+    window.wakeLocksAsked.push(type);
+    return request(type);
+  };
+}
+"""
+"""Each page notes the wake locks it asks for (window.wakeLocksAsked), before its own scripts run."""
+
+
+def test_the_screen_stays_awake_on_the_game_the_entry_and_the_spectator_page(live_server: Any, phone: Any) -> None:
+    phone.context.add_init_script(WAKE_LOCKS_ASKED)
+    game = a_table(phone, live_server.url, "maya", ("Maya", "Theo"))
+    for path in (f"/games/{game.pk}/", f"/games/{game.pk}/events/new/adjust/", f"/watch/{game.spectator_token}/"):
+        phone.goto(live_server.url + path)
+        expect(phone.locator("html[data-ready]")).to_have_count(1)
+        phone.wait_for_function("() => window.wakeLocksAsked.length > 0")
+        assert phone.evaluate("window.wakeLocksAsked") == ["screen"], path
+    phone.goto(f"{live_server.url}/rules/")  # a page read away from the table lets the screen sleep
+    expect(phone.locator("html[data-ready]")).to_have_count(1)
+    assert phone.evaluate("window.wakeLocksAsked") == []

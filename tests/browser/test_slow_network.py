@@ -7,6 +7,7 @@ The correction's counters (its reward and nugget + and −) are the taps: they s
 from __future__ import annotations
 
 import re
+import time
 from typing import Any
 from urllib.parse import parse_qs
 
@@ -221,3 +222,105 @@ def test_a_building_cell_tapped_offline_shows_the_count_it_will_have(live_server
     nothing_waits(phone)
     expect(phone.get_by_role("button", name="White, Farm: 1", exact=True)).to_have_text("1")
     assert kept(game)["buildings"] == {"White": {"farm": 1}}
+
+
+@pytest.mark.parametrize("closed", ["the tab", "the browser"])
+def test_taps_made_offline_survive_a_closed_tab_or_browser_and_are_sent_once(
+    live_server: Any, phone: Any, browser: Any, closed: str
+) -> None:
+    """The queue is kept in the phone's storage, not the tab's: a new tab of the same browser, or the browser
+    started again with its profile (Playwright's storage state: cookies and localStorage), sends the taps once
+    the page is open again, each once, and then forgets them."""
+    game = a_table(phone, live_server.url, "maya", PLAYERS)
+    url = correction(phone, live_server.url, game)
+    context = phone.context
+    context.set_offline(True)
+    tap(phone, "one more green circle")
+    tap(phone, "one more green circle")
+    expect(phone.locator("#entry-queue")).to_contain_text("Taps waiting: 2")
+    phone.close()
+    context.set_offline(False)
+    if closed == "the browser":
+        profile = context.storage_state()
+        context.close()
+        context = browser.new_context(
+            viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True, storage_state=profile
+        )
+    page = context.new_page()
+    answered = taps_answered(page)
+    page.goto(url)
+    nothing_waits(page)
+    expect(page.locator("#count-green-circle")).to_have_text("2")
+    assert answered == [ONE_MORE_CIRCLE, ONE_MORE_CIRCLE]
+    assert kept(game)["rewards"] == {"green-circle": 2}
+    assert page.evaluate("Object.keys(localStorage).filter((name) => name.startsWith('entry-queue'))") == []
+    page.reload()  # nothing is sent again
+    expect(page.locator("#count-green-circle")).to_have_text("2")
+    expect(page.locator("#entry-queue")).to_be_empty()
+    assert answered == [ONE_MORE_CIRCLE, ONE_MORE_CIRCLE]
+    if closed == "the browser":
+        context.close()
+
+
+def cached(page: Any, path: str, kept: bool = True) -> None:
+    """Wait until the service worker's cache holds a copy of ``path`` (or, ``kept`` false, holds none): asked
+    again every 0.1 s, for up to 10 s (page.wait_for_function does not wait for a promise)."""
+    deadline = time.monotonic() + 10
+    while page.evaluate("async (path) => Boolean(await caches.match(path))", path) != kept:
+        assert time.monotonic() < deadline, f"{path} {'never' if kept else 'still'} kept"
+        page.wait_for_timeout(100)
+
+
+def test_offline_a_game_page_shows_its_last_copy_and_any_other_page_says_what_to_do(
+    live_server: Any, browser: Any
+) -> None:
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True, service_workers="allow"
+    )
+    phone = context.new_page()
+    game = a_table(phone, live_server.url, "maya", PLAYERS)
+    path = f"/games/{game.pk}/"
+    phone.goto(live_server.url + path)
+    phone.wait_for_function("() => navigator.serviceWorker.controller !== null")
+    phone.reload()  # through the service worker, which keeps a copy
+    cached(phone, path)
+    expect(phone.locator("[data-offline-copy]")).to_be_hidden()
+
+    context.set_offline(True)
+    phone.reload()
+    expect(phone.get_by_role("heading", level=1)).to_have_text("Okanagan · White, Red")
+    expect(phone.locator("[data-offline-copy]")).to_have_text(
+        "Offline: what you see may be out of date; taps are kept."
+    )
+    expect(phone.locator("#stale")).to_have_text(re.compile(r"^Not updated since .* — offline\?$"))  # its poll fails
+    readable(phone)
+
+    phone.goto(f"{live_server.url}/rules/")  # never opened: the offline page, styled by the kept stylesheet
+    expect(phone.get_by_role("heading", level=1)).to_have_text("Offline")
+    expect(phone.get_by_text("Taps made on an entry are kept on this phone")).to_be_visible()
+    assert phone.evaluate("getComputedStyle(document.querySelector('main')).maxWidth") != "none"
+    readable(phone)
+    context.set_offline(False)
+    phone.get_by_role("link", name="Try again").click()
+    expect(phone.get_by_role("heading", level=1)).to_have_text("Rules")
+
+    # In French from now on: the offline page is kept again, in French.
+    phone.locator("#language").select_option("fr")
+    phone.get_by_role("button", name="Change language").click()
+    expect(phone.get_by_role("heading", level=1)).to_have_text("Règles")
+    deadline = time.monotonic() + 10
+    while phone.evaluate("async () => (await caches.match('/offline/')).headers.get('Content-Language')") != "fr":
+        assert time.monotonic() < deadline, "the offline page is not kept in French"
+        phone.wait_for_timeout(100)
+    context.set_offline(True)
+    phone.goto(f"{live_server.url}/calculators/")
+    expect(phone.get_by_role("heading", level=1)).to_have_text("Hors ligne")
+    context.set_offline(False)
+
+    # Logging out leaves no copy of a game page on the phone.
+    phone.goto(live_server.url + path)
+    cached(phone, path)
+    phone.locator("form[action$='/logout/'] button").click()
+    expect(phone.locator("form[action$='/logout/']")).to_have_count(0)  # logged out
+    cached(phone, path, kept=False)
+    context.close()

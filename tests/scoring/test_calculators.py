@@ -116,3 +116,20 @@ def test_no_word_for_the_calculators_but_their_name() -> None:
         if word in path.read_text(encoding="utf-8")
     ]
     assert found == []
+
+
+@pytest.mark.parametrize(
+    ("query", "said"),
+    [
+        ("name_1=Ann&total_1=50&empty_1=3&name_2=Ben&total_2=50&empty_2=1", "Ruling: 1. Ben, 2. Ann"),
+        ("name_1=Ann&total_1=abc&empty_1=3&name_2=Ben&total_2=50&empty_2=1", "Total: Enter a whole number."),
+    ],
+)
+def test_an_answer_in_place_says_briefly_what_it_ruled_or_what_to_correct(
+    client: Client, query: str, said: str
+) -> None:
+    answer = client.get(f"/calculators/cooper-island-tie/?{query}", headers={"HX-Request": "true"})
+    line = answer.content.decode().split('<p hx-swap-oob="innerHTML:#said">')[1].split("</p>")[0]
+    assert line.strip() == said
+    assert "aria-live" not in answer.content.decode()
+    assert "hx-swap-oob" not in client.get(f"/calculators/cooper-island-tie/?{query}").content.decode()

@@ -33,6 +33,8 @@ ACCOUNTS_ONLY = {"owner": 200, "member": 200, "guest": 302, "stranger": 200, "an
 MATRIX = [
     ("get", "/", EVERYONE),
     ("get", "/rules/", EVERYONE),
+    ("get", "/sw.js", EVERYONE),
+    ("get", "/offline/", EVERYONE),
     ("get", "/health/", EVERYONE),
     ("get", "/health/live/", EVERYONE),
     ("get", "/too-big/", dict.fromkeys(PERSONAS, 413)),
