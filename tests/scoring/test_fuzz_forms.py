@@ -26,7 +26,8 @@ FIELDS = st.dictionaries(
         ["name", "seat_1", "seat_2", "seat_3", "nugget_ladder", "reward_supply", "nugget_supply", "promos", "code",
          "name_1", "name_2", "prestige_1", "discoveries_1", "ports_1", "houses_1", "royal_orders_1", "logbooks_1",
          "last_tile_by", "closer", "tokens", "farm_1", "card_kind", "card_rewards", "username", "password", "user",
-         "revision", "theme", "next", "claim", "free", "leave", "view"]
+         "revision", "theme", "next", "claim", "free", "leave", "view", "twin", "collector", "start_token", "move",
+         "draft", "draft_id", "op", "public", "description", "note", "done", "language", "q", "players", "kind"]
     ),
     ODD_TEXT,
     max_size=8,
@@ -60,6 +61,16 @@ def urls(group: Group, game: Game) -> list[tuple[str, str]]:
         ("post", f"/games/{game.pk}/seats/"),
         ("post", f"/games/{game.pk}/drafts/1/take/"),
         ("post", f"/games/{game.pk}/drafts/1/cancel/"),
+        ("post", f"/games/{game.pk}/events/new/territory/"),
+        ("post", f"/games/{game.pk}/events/new/cards/"),
+        ("post", f"/games/{game.pk}/events/new/volcano/"),
+        ("post", f"/games/{game.pk}/events/0/"),
+        ("post", f"/games/{game.pk}/cards/keep/"),
+        ("post", f"/games/{game.pk}/round-end/"),
+        ("post", f"/games/{game.pk}/public/"),
+        ("post", f"/games/{game.pk}/reopen/"),
+        ("post", f"/games/{game.pk}/code/"),
+        ("post", f"/games/{game.pk}/sheet/score/"),
         ("get", f"/watch/{game.spectator_token}/live/"),
         ("get", "/calculators/influence/"),
         ("get", "/calculators/small-islands-tie/"),
@@ -68,7 +79,7 @@ def urls(group: Group, game: Game) -> list[tuple[str, str]]:
     ]
 
 
-@pytest.mark.parametrize("number", range(19))
+@pytest.mark.parametrize("number", range(29))
 @FUZZ
 @given(data=FIELDS)
 def test_odd_form_input_gets_an_answer_never_a_server_error(
