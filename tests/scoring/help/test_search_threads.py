@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
 
-from scoring.words import words
+from scoring.help.words import words
 
 TEXTS = {
     "fr": "Quand des joueurs sont à égalité d'influence, le joueur qui a complété le territoire les départage "
