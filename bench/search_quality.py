@@ -5,8 +5,9 @@ The questions are tests/data/search/rule-questions.json: "tuning" questions (wri
 learned the players' words, then used to write them) and "held-out" ones (written afterwards, never
 tuned on). Each is asked in the game context it names, as from that game's page.
 
-In process, on a fresh SQLite database; or on the database of ``DATABASE_URL`` (migrated first), to
-check that PostgreSQL gives the same answers (the last line is a digest of every ranking):
+In process, on a fresh SQLite database; or on the database of ``DATABASE_URL`` (migrated first). The
+search holds its index in memory and asks no database, so both give the same answers (the last line is a
+digest of every ranking); only the results fragment's request, through the site's middleware, touches it:
 
     .venv/bin/python bench/search_quality.py
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/search_bench .venv/bin/python bench/search_quality.py
