@@ -284,22 +284,3 @@ class Draft(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["game", "phone"], name="one_draft_per_phone"),
         ]
-
-
-class RuleText(models.Model):
-    """A rule of the catalogue in one language, for the rules search (rebuilt from ``rules`` when it changes).
-
-    ``words`` holds the rule's search terms (``scoring.words``: stems, CJK bigrams, the players' phrasings).
-    On SQLite the FTS5 table ``rule_search`` mirrors ``words``; on PostgreSQL ``words`` is searched with
-    its full-text search (the ``simple`` configuration: the terms are already analysed).
-    """
-
-    rule_id = models.CharField(max_length=80)
-    language = models.CharField(max_length=10)
-    title = models.CharField(max_length=200)
-    text = models.TextField()
-    words = models.TextField()
-    """The terms of the section, text, note, game and players' phrasings, space-separated."""
-
-    class Meta:
-        constraints = [models.UniqueConstraint(fields=["rule_id", "language"], name="unique_rule_text")]

@@ -21,10 +21,10 @@ from rules.catalogue import Game
 from scoring.body_limits import BODY_LIMITS, DEFAULT_BODY_LIMIT
 from scoring.context import THEME_COOKIE, THEMES, home_context
 from scoring.forms import USERNAME_TAKEN, SignupForm
+from scoring.help.search import search_rules
 from scoring.http import HtmxHttpRequest
 from scoring.rate_limits import over_limit, too_many
 from scoring.reference import reference_context
-from scoring.search import search_rules
 
 logger = logging.getLogger(__name__)
 

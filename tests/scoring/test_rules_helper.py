@@ -7,7 +7,7 @@ from django.test import Client
 
 from rules import RULES
 from rules.reference import OPEN_QUESTIONS
-from scoring.search import plain, search_rules, terms
+from scoring.help.search import plain, search_rules, terms
 
 pytestmark = pytest.mark.django_db
 

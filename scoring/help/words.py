@@ -1,7 +1,6 @@
 """The words of the rules search: how a text in one language becomes the terms that are matched.
 
-The same analysis makes the index and the query, in Python, so that SQLite and PostgreSQL match the
-same terms:
+The same analysis makes the index and the query:
 
 - the text is case-folded and loses its accents ("Égalité" and "egalite" are one word);
 - English, French and Italian words lose their ending with the Snowball stemmer of the language
@@ -14,7 +13,7 @@ same terms:
   "누가", "什麼") are dropped. The lists are short and written for questions about a game: the general
   lists of the stop-word packages drop words that matter here ("first", "last", "most", "alone").
 
-The players' words for the game's things (``rules.phrasings``) add the rules' own words to a question.
+The players' words for the game's things (:mod:`scoring.help.phrasings`) add the rules' own words to a question.
 """
 
 from __future__ import annotations
@@ -27,7 +26,7 @@ from dataclasses import dataclass
 
 import snowballstemmer
 
-from rules.phrasings import PLAYER_WORDS
+from .phrasings import vocabulary
 
 STEMMERS = {"en": "english", "fr": "french", "it": "italian"}
 """The Snowball stemmer of each language; Latin words in Korean or Chinese text use the English one."""
@@ -221,7 +220,7 @@ def _player_words(language: str) -> tuple[tuple[re.Pattern[str], str], ...]:
     the start of a word when they end with ``*`` ("finish*"); a CJK word anywhere (Korean particles
     and Chinese are not spaced)."""
     patterns = []
-    for said, meant in PLAYER_WORDS.get(language, ()):
+    for said, meant in vocabulary(language).players_words:
         said = plain(said)
         if CJK.match(said):
             pattern = re.escape(said)
