@@ -14,7 +14,7 @@ import segno
 from django.contrib import messages
 from django.core.cache import cache
 from django.db import transaction
-from django.db.models import F, QuerySet
+from django.db.models import QuerySet
 from django.http import Http404, HttpResponse, HttpResponseNotModified, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -26,7 +26,7 @@ from django_htmx.http import HttpResponseClientRefresh
 
 from rules import RECORD_FORMAT, EventType, GameState, NuggetLadder, Options, RecordError, parse_record
 from rules.explanation import Message
-from scoring import drafts, gone, live_version, seats, states
+from scoring import drafts, gone, seats, states
 from scoring.access import (
     game_for_member,
     game_for_player,
@@ -49,8 +49,10 @@ from scoring.board import (
 from scoring.entry import PROMO_KINDS
 from scoring.forms import ImportForm, JoinForm, NewGameForm, SupplyForm
 from scoring.http import HtmxHttpRequest, game_over, posted_whole, to_saved
-from scoring.live import HEADER as LIVE_HEADER
-from scoring.live import POLLER_ID, collect, held_parts
+from scoring.live import versions
+from scoring.live.parts import HEADER as LIVE_HEADER
+from scoring.live.parts import POLLER_ID, collect, held_parts
+from scoring.live.versions import game_changed, new_codes
 from scoring.locking import lock_game
 from scoring.log import StaleGame, append_event, change_log, create_game, create_sheet_game, finish, reopen, start_game
 from scoring.models import Game
@@ -196,7 +198,7 @@ def game_delete(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
             lock_game(game)  # deleted by another phone meanwhile: GameGone, and scoring.gone says so
             gone.remember(game, gone.deleter(request, game))
             game.delete()
-        live_version.forget(game.spectator_token)
+        versions.link_gone(game.spectator_token)
         messages.success(request, _("Game deleted: %(game)s.") % {"game": named})
         return redirect("group", group_id=group_id)
     return render(request, "scoring/game_delete.html", {"game": game, "named": _named(game)})
@@ -227,7 +229,7 @@ def table_qr(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
 def table_code_regenerate(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """A new table code: every guest who joined with the old one is out."""
     game = okanagan_game(game_for_member(request, game_id))
-    game.new_codes()
+    new_codes(game)
     messages.success(
         request,
         _("New table code: %(code)s. The old code and spectator link stopped working.") % {"code": game.table_code},
@@ -427,7 +429,7 @@ def _watch_context(request: HtmxHttpRequest, game: Game) -> dict[str, object]:
 def _live_etag(request: HtmxHttpRequest, token: str) -> str | None:
     if here := request.GET.get("here", ""):  # the poll of a seat's phone: it is still at the table
         seats.heard(here)
-    row = live_version.current(token)
+    row = versions.current(token)
     return None if row is None else live_etag(*row, log_from=wanted_log(request))
 
 
@@ -436,7 +438,7 @@ def _live_etag(request: HtmxHttpRequest, token: str) -> str | None:
 def live(request: HtmxHttpRequest, token: str) -> HttpResponse:
     """The live part of the game page (``?view=game``: for the phones at the table) or of the spectator
     page, that every phone polls; unchanged, it is a 304 after one indexed query (none with Redis:
-    scoring/live_version.py). Changed, it is the parts that differ from the phone's (scoring/live.py), or the
+    scoring/live/). Changed, it is the parts that differ from the phone's (scoring/live/parts.py), or the
     whole part for a phone that does not say."""
     if request.GET.get("view") == "game":
         game = get_object_or_404(_games(), spectator_token=token)
@@ -520,8 +522,7 @@ def public_result(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """A member turns the finished game's public result page (its spectator link and image) on or off."""
     game = game_for_member(request, game_id)
     public = request.POST.get("public") == "1"
-    Game.objects.filter(pk=game.pk).update(public_result=public, activity=F("activity") + 1)
-    live_version.changed(game.pk)
+    game_changed(game, public_result=public)
     if public:
         messages.success(request, _("The result is public: anyone with its link can see it."))
     else:
