@@ -15,7 +15,7 @@ from django.contrib import messages
 from django.core.cache import cache
 from django.db import transaction
 from django.db.models import QuerySet
-from django.http import Http404, HttpResponse, HttpResponseNotModified, JsonResponse
+from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.cache import get_conditional_response, patch_cache_control, patch_vary_headers
@@ -146,8 +146,6 @@ def game_detail(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
         raise Http404
     if not game.is_okanagan and game.is_playing:
         return _sheet_table(request, game)
-    if not game.is_okanagan and request.htmx:
-        return HttpResponseClientRefresh()  # scored meanwhile: the polling phone shows the result
     if not game.is_okanagan:
         context = {**sheet_context(game), **result_links(request, game), "member": member}
         return render(request, "scoring/sheet_game.html", context)
@@ -160,16 +158,12 @@ def game_detail(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
 
 
 def _sheet_table(request: HtmxHttpRequest, game: Game) -> HttpResponse:
-    """A sheet game in progress; the phones poll its live part, unchanged a 304 (no swap under a finger)."""
+    """A sheet game in progress; the phones poll its live part (``live``), as they poll an Okanagan game's."""
     seat = my_seat(request, game)
-    if seat is not None:  # its polls say this phone is still at the table
+    if seat is not None:  # this phone is still at the table
         seats.heard_from(seat.pk)
-    etag = f'"sheet.{live_etag(game.pk, game.revision, game.activity)}.{seat.position if seat else "-"}"'
-    if request.htmx and request.headers.get("If-None-Match") == etag:
-        return HttpResponseNotModified()
-    template = "scoring/sheet_table.html#table" if request.htmx else "scoring/sheet_table.html"
-    response = render(request, template, {**table_context(request, game), "etag": etag})
-    response["Cache-Control"] = "no-cache"
+    response = render(request, "scoring/sheet_table.html", table_context(request, game))
+    response["Cache-Control"] = "no-store"  # as the game page: Back asks again (static/js/table.js, pageshow)
     return response
 
 
@@ -445,7 +439,12 @@ def live(request: HtmxHttpRequest, token: str) -> HttpResponse:
         member = is_member(request, game)
         if not member and not has_joined(request, game):
             raise Http404  # a phone that left the table (new code): nothing to swap in
-        template, context = "scoring/game.html#game", game_context(request, game, member=member)
+        if not game.is_okanagan and not game.is_playing:
+            return HttpResponseClientRefresh()  # a score sheet scored meanwhile: the polling phone shows the result
+        if game.is_okanagan:
+            template, context = "scoring/game.html#game", game_context(request, game, member=member)
+        else:
+            template, context = "scoring/sheet_table.html#table", table_context(request, game)
         if request.GET.get("here") and context["me"] is None and game.is_playing:
             # This phone's seat was taken (another phone, the owner): the whole page says so, its header too.
             return HttpResponseClientRefresh()
