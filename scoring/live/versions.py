@@ -20,6 +20,8 @@ from scoring.models import Game, new_table_code, new_token
 
 from .backends import LiveRow, live_backend
 
+TOKEN_LENGTH = Game._meta.get_field("spectator_token").max_length
+
 
 def game_changed(game: Game, *, log: bool = False, where: dict[str, Any] | None = None, **fields: Any) -> bool:
     """Store ``fields`` on ``game``'s row and raise its ``revision`` (``log``: its log or status changed) or else
@@ -54,6 +56,3 @@ def current(token: str) -> LiveRow | None:
     if TOKEN_LENGTH is not None and len(token) > TOKEN_LENGTH:
         return None  # no game has it: not worth a query, nor a key
     return live_backend().current(token)
-
-
-TOKEN_LENGTH = Game._meta.get_field("spectator_token").max_length

@@ -430,10 +430,10 @@ def _live_etag(request: HtmxHttpRequest, token: str) -> str | None:
 @require_safe
 @condition(etag_func=_live_etag)
 def live(request: HtmxHttpRequest, token: str) -> HttpResponse:
-    """The live part of the game page (``?view=game``: for the phones at the table) or of the spectator
-    page, that every phone polls; unchanged, it is a 304 after one indexed query (none with Redis:
-    scoring/live/). Changed, it is the parts that differ from the phone's (scoring/live/parts.py), or the
-    whole part for a phone that does not say."""
+    """The live part of the game page (``?view=game``: for the phones at the table, an Okanagan game or a
+    score sheet being filled in) or of the spectator page, that every phone polls; unchanged, it is a 304 after
+    one indexed query (none with Redis: scoring/live/backends/). Changed, it is the parts that differ from the
+    phone's (scoring/live/parts.py), or the whole part for a phone that does not say."""
     if request.GET.get("view") == "game":
         game = get_object_or_404(_games(), spectator_token=token)
         member = is_member(request, game)

@@ -11,6 +11,7 @@ import pytest
 import redis
 from django.contrib.auth.models import AnonymousUser
 from django.core.cache import caches
+from django.core.exceptions import ImproperlyConfigured
 from django.db import transaction
 from django.test import Client
 from pytest_django import DjangoAssertNumQueries
@@ -21,10 +22,11 @@ from scoring.live.backends import LiveRow, live_backend
 from scoring.live.backends.cache import CacheBackend
 from scoring.live.versions import current, new_codes
 from scoring.log import change_log, finish, line_changed, reopen
-from scoring.models import Game
+from scoring.models import Game, Group
 from tests.redis_server import REDIS_URL, redis_or_skip
 from tests.scoring.conftest import Entry
 from tests.scoring.test_game_pages import FOREST, add_events
+from tests.scoring.test_sheet_games import start
 
 
 @pytest.fixture
@@ -76,6 +78,29 @@ def test_with_redis_an_unchanged_poll_runs_no_query(
     add_events(game, FOREST)
     changed = member_client.get(url, HTTP_IF_NONE_MATCH=first["ETag"], HTTP_HX_REQUEST="true")
     assert changed.status_code == 200 and changed["ETag"] != first["ETag"]
+
+
+@pytest.mark.usefixtures("redis_cache")
+def test_with_redis_an_unchanged_poll_of_a_score_sheet_being_filled_in_runs_no_query(
+    member_client: Client, group: Group, django_assert_num_queries: DjangoAssertNumQueries
+) -> None:
+    game = start(member_client, group, "small_islands", "Ann", "Ben")
+    url = f"/watch/{game.spectator_token}/live/?view=game"
+    first = member_client.get(url, HTTP_HX_REQUEST="true")
+    assert first.status_code == 200 and 'id="part-lines"' in first.content.decode()
+    with django_assert_num_queries(0):
+        again = member_client.get(url, HTTP_IF_NONE_MATCH=first["ETag"], HTTP_HX_REQUEST="true")
+    assert again.status_code == 304
+    line_changed(game)
+    changed = member_client.get(url, HTTP_IF_NONE_MATCH=first["ETag"], HTTP_HX_REQUEST="true")
+    assert changed.status_code == 200 and changed["ETag"] != first["ETag"]
+
+
+def test_the_cache_backend_needs_a_redis_cache(settings: Settings) -> None:
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    settings.LIVE_BACKEND = "scoring.live.backends.cache.CacheBackend"
+    with pytest.raises(ImproperlyConfigured, match="needs a Redis cache"):
+        live_backend()
 
 
 @pytest.mark.usefixtures("database_cache")
