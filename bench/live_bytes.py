@@ -43,7 +43,7 @@ def main() -> None:
 
         from rules import EventType
         from scoring.drafts import discard
-        from scoring.live import HEADER
+        from scoring.live.parts import HEADER
         from scoring.log import change_log, create_game
         from scoring.models import Draft
         from tests.random_games import RandomChooser, random_record

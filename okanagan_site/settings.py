@@ -184,18 +184,21 @@ if REDIS_URL:
     # django-ratelimit lists only django-redis among the Redis backends it knows; Django's own RedisCache
     # has the atomic add and incr it needs.
     SILENCED_SYSTEM_CHECKS = ["django_ratelimit.W001"]
-    # Redis also holds each game's live version (scoring/live_version.py), so that an unchanged poll
+    # Redis also holds each game's live version (scoring/live/backends/cache.py), so that an unchanged poll
     # touches no database, and the sessions, which every app server shares. They are read from Redis and
     # written to it and to the database ("cached_db"), not kept in Redis alone: a Redis restart or flush
     # (it is a cache, run without persistence) then logs nobody out and loses no phone's table or seat.
     # A session changes rarely (a login, a table joined), so the write to both costs little. With Redis
     # down, they are read from the database alone (scoring/sessions.py).
     SESSION_ENGINE = "scoring.sessions"
+    LIVE_BACKEND = "scoring.live.backends.cache.CacheBackend"
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "okanagan_cache"}}
     # Not atomic (see above): tolerated without REDIS_URL so that `make run` works on a fresh machine;
     # scoring.W001 says so in `check --deploy`.
     SILENCED_SYSTEM_CHECKS = ["django_ratelimit.E003", "django_ratelimit.W001"]
+    # Each poll asks the database for its game's version (scoring/live/backends/database.py).
+    LIVE_BACKEND = "scoring.live.backends.database.DatabaseBackend"
 
 # Who is asking (scoring/client.py): REMOTE_ADDR, or with N proxies of ours in front, the N-th address
 # from the right of X-Forwarded-For; IPv6 counted per /64.

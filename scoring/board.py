@@ -40,7 +40,8 @@ from .access import is_member
 from .charts import stacked
 from .entry import EVENT_KINDS, PROMO_KINDS
 from .http import HtmxHttpRequest, posted_whole
-from .models import SEAT_COLOURS, SEAT_MOVED, Event, Game
+from .live.intervals import poll_every
+from .models import SEAT_COLOURS, SEAT_MOVED, Event, Game, Seat
 from .phones import known_phone, my_seat
 from .result_image import ImageLine, draw_result
 from .score_sheets import assemble, refused_line, review
@@ -163,10 +164,8 @@ def game_context(request: HttpRequest, game: Game, *, member: bool, spectator: b
         "seats_held": any(seat.phone for seat in game.seats.all()),
         **({} if spectator or me is not None or not game.is_playing else claim_context(request, game)),
         "owner": not spectator and game.group.owner_id == request.user.pk,
-        **live_part(game, spectator=spectator, log_from=log_from),
+        **live_part(game, spectator=spectator, log_from=log_from, me=me),
     }
-    if me is not None and game.is_playing:  # its polls say this phone is still here
-        context["live_url"] = f"{context['live_url']}&here={here_token(me)}"
     try:
         now = states.current(game, LOG_SHOWN)
         window = log_window(now.count, log_from)
@@ -241,14 +240,15 @@ def round_not_played_yet(now: states.Current) -> bool:
     return now.count <= len(now.recent)
 
 
-def live_part(game: Game, *, spectator: bool, log_from: int | None = None) -> dict[str, object]:
+def live_part(game: Game, *, spectator: bool, log_from: int | None = None, me: Seat | None = None) -> dict[str, object]:
     """What the polled live part of a game page or spectator page needs: its URL (with the page of the log the
-    reader is on), how often, its version."""
+    reader is on, and for the phone at seat ``me`` what says that it is still here), how often, its version."""
     return {
         "live_url": reverse("live", args=[game.spectator_token])
         + ("?view=watch" if spectator else "?view=game")
-        + (f"&log={log_from}" if log_from is not None else ""),
-        "poll_every": "1500ms" if game.is_playing else "10s",
+        + (f"&log={log_from}" if log_from is not None else "")
+        + (f"&here={here_token(me)}" if me is not None and game.is_playing else ""),
+        "poll_every": poll_every(playing=game.is_playing),
         "etag": live_etag(game.pk, game.revision, game.activity, log_from=log_from),
         "revision": game.revision,
     }
@@ -503,4 +503,5 @@ def table_context(request: HtmxHttpRequest, game: Game) -> dict[str, object]:
         "refused_seat": refused_seat,
         "join_url": request.build_absolute_uri(reverse("join_code", args=[game.table_code])),
         **({} if me is not None else claim_context(request, game)),
+        **live_part(game, spectator=False, me=me),
     }

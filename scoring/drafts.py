@@ -19,7 +19,7 @@ from datetime import timedelta
 
 from django.core import signing
 from django.db import transaction
-from django.db.models import F, QuerySet
+from django.db.models import QuerySet
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -27,9 +27,9 @@ from django.utils.translation import gettext_lazy
 
 from rules import EventType, Territory
 
-from . import live_version
 from .entry import BadOp
 from .entry import Draft as EventDraft
+from .live.versions import game_changed
 from .locking import lock_game
 from .models import Draft, Game
 from .wording import ENTERING, SCORING, StrPromise
@@ -282,5 +282,4 @@ def _seen(stored: Draft) -> tuple[object, ...]:
 
 
 def _count_activity(game: Game) -> None:
-    Game.objects.filter(pk=game.pk).update(activity=F("activity") + 1)
-    live_version.changed(game.pk)
+    game_changed(game)

@@ -13,13 +13,13 @@ from typing import Any
 from uuid import UUID, uuid4
 
 from django.db import IntegrityError, transaction
-from django.db.models import F
 from django.utils import timezone
 
 from rules import GameState, OkanaganResult, Result, final_score, name_key, score_okanagan, score_sheet
 from rules.record import check_event_count
 
-from . import live_version, states
+from . import states
+from .live.versions import game_changed
 from .models import Event, Game, Group, Profile, Seat, new_table_code
 
 type Events = list[dict[str, Any]]
@@ -191,18 +191,18 @@ def finish_sheet_game(game: Game, sheet: dict[str, Any]) -> Game:
     lines stay on the seats, for a correction."""
     result = score_sheet(sheet)
     with transaction.atomic():
-        done = Game.objects.filter(pk=game.pk, status=Game.Status.PLAYING).update(
+        done = game_changed(
+            game,
+            log=True,
+            where={"status": Game.Status.PLAYING},
             status=Game.Status.FINISHED,
             finished=timezone.now(),
             sheet=sheet,
-            revision=F("revision") + 1,
-            activity=F("activity") + 1,
         )
         if not done:
             raise StaleGame
         game.refresh_from_db()
         store_result(game, result)  # the sheet's players are the seats, in seat order
-        live_version.changed(game.pk)
     return game
 
 
@@ -210,25 +210,24 @@ def reopen_sheet_game(game: Game, fill: Callable[[Game], None]) -> None:
     """Back to in progress, to correct a scored sheet: ``fill`` puts each line back on its seat. It leaves the
     statistics until it is scored again; a new table code, as for Okanagan."""
     with transaction.atomic():
-        done = Game.objects.filter(pk=game.pk, status=Game.Status.FINISHED).update(
+        done = game_changed(
+            game,
+            log=True,
+            where={"status": Game.Status.FINISHED},
             status=Game.Status.PLAYING,
             finished=None,
             winners=[],
             table_code=new_table_code(),
-            revision=F("revision") + 1,
-            activity=F("activity") + 1,
         )
         if not done:
             raise StaleGame
         fill(game)
         game.seats.update(total=None, rank=None, parts={})
-        live_version.changed(game.pk)
 
 
 def line_changed(game: Game) -> None:
     """A line was saved: every phone's game page shows which lines are done."""
-    Game.objects.filter(pk=game.pk).update(activity=F("activity") + 1)
-    live_version.changed(game.pk)
+    game_changed(game)
 
 
 class Profiles:
@@ -271,10 +270,9 @@ def replay_game(game: Game, events: Events | None = None) -> OkanaganResult:
 def _claim(game: Game, revision: int) -> None:
     """Claim the revision the phone saw: it takes the write lock on every database, so two phones cannot both
     change the log they saw (:class:`StaleGame` if another did first)."""
-    if not Game.objects.filter(pk=game.pk, revision=revision).update(revision=revision + 1):
+    if not game_changed(game, log=True, where={"revision": revision}):
         raise StaleGame
     game.revision = revision + 1
-    live_version.changed(game.pk)  # once committed
 
 
 def append_event(
@@ -384,10 +382,15 @@ def finish(game: Game, revision: int) -> OkanaganResult:
 def reopen(game: Game, revision: int) -> None:
     """Back to in progress, to correct a finished game at the table, with a new table code: the guests of
     before must join again."""
-    updated = Game.objects.filter(pk=game.pk, revision=revision).update(
-        revision=revision + 1, status=Game.Status.PLAYING, finished=None, winners=[], table_code=new_table_code()
+    updated = game_changed(
+        game,
+        log=True,
+        where={"revision": revision},
+        status=Game.Status.PLAYING,
+        finished=None,
+        winners=[],
+        table_code=new_table_code(),
     )
     if not updated:
         raise StaleGame
     game.seats.update(total=None, rank=None, parts={})
-    live_version.changed(game.pk)

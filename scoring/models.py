@@ -56,13 +56,6 @@ class Group(models.Model):
         self.invite_token = new_token()
         self.save(update_fields=["invite_token"])
 
-    def lock_out_former_members(self) -> None:
-        """After a member leaves: a new invite link, and new table codes and spectator links for every game
-        (a finished one may be reopened), so that nothing they saw lets them (or a guest they let in) back in."""
-        self.new_invite()
-        for game in self.games.all():
-            game.new_codes()
-
 
 class Profile(models.Model):
     """A player known to a group, by name; may be linked to a member's account."""
@@ -136,15 +129,6 @@ class Game(models.Model):
     @property
     def is_playing(self) -> bool:
         return self.status == self.Status.PLAYING
-
-    def new_codes(self) -> None:
-        """A new table code and spectator link: every guest who joined with the old code is out."""
-        from . import live_version  # which reads this module's Game
-
-        old_token = self.spectator_token
-        self.table_code, self.spectator_token = new_table_code(), new_token()
-        self.save(update_fields=["table_code", "spectator_token"])
-        live_version.forget(old_token)
 
     @property
     def is_okanagan(self) -> bool:

@@ -24,11 +24,10 @@ from datetime import timedelta
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.core import signing
 from django.db import transaction
-from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from . import live_version
+from .live.versions import game_changed
 from .locking import lock_game
 from .models import CODE_ALPHABET, Game, Seat
 
@@ -249,5 +248,4 @@ def _emptied() -> dict[str, object]:
 
 def _changed(game: Game) -> None:
     """Every phone shows who holds which seat: the live fragment changes."""
-    Game.objects.filter(pk=game.pk).update(activity=F("activity") + 1)
-    live_version.changed(game.pk)
+    game_changed(game)

@@ -66,11 +66,11 @@ def fresh_rate_limits(request: pytest.FixtureRequest, monkeypatch: pytest.Monkey
 @pytest.fixture(autouse=True)
 def live_versions_stored_at_once(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
     """With Redis, a change's live version goes to the cache once its transaction commits
-    (scoring/live_version.py); a test's own transaction is rolled back, never committed, so there it goes at
+    (scoring/live/versions.py); a test's own transaction is rolled back, never committed, so there it goes at
     once (the change is already visible to the test's connection). A transactional test commits for real."""
     marker = request.node.get_closest_marker("django_db")
     if marker is None or not marker.kwargs.get("transaction"):
-        monkeypatch.setattr("scoring.live_version.on_commit", lambda callback, robust=False: callback())
+        monkeypatch.setattr("scoring.live.versions.on_commit", lambda callback, robust=False: callback())
 
 
 def chromium_path() -> str | None:

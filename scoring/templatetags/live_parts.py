@@ -1,4 +1,4 @@
-"""The parts of a polled live fragment and its poller (scoring/live.py says how a changed poll uses them)."""
+"""The parts of a polled live fragment and its poller (scoring/live/parts.py says how a changed poll uses them)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from django.template.base import FilterExpression, NodeList, Parser, Token
 from django.template.context import Context
 from django.utils.safestring import SafeString, mark_safe
 
-from scoring.live import HEADER, PART_NAME, POLLER_ID, Part, digest, parts_of
+from scoring.live.parts import HEADER, PART_NAME, POLLER_ID, Part, digest, parts_of
 
 register = template.Library()
 

@@ -14,8 +14,8 @@ import segno
 from django.contrib import messages
 from django.core.cache import cache
 from django.db import transaction
-from django.db.models import F, QuerySet
-from django.http import Http404, HttpResponse, HttpResponseNotModified, JsonResponse
+from django.db.models import QuerySet
+from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.cache import get_conditional_response, patch_cache_control, patch_vary_headers
@@ -26,7 +26,7 @@ from django_htmx.http import HttpResponseClientRefresh
 
 from rules import RECORD_FORMAT, EventType, GameState, NuggetLadder, Options, RecordError, parse_record
 from rules.explanation import Message
-from scoring import drafts, gone, live_version, seats, states
+from scoring import drafts, gone, seats, states
 from scoring.access import (
     game_for_member,
     game_for_player,
@@ -49,8 +49,10 @@ from scoring.board import (
 from scoring.entry import PROMO_KINDS
 from scoring.forms import ImportForm, JoinForm, NewGameForm, SupplyForm
 from scoring.http import HtmxHttpRequest, game_over, posted_whole, to_saved
-from scoring.live import HEADER as LIVE_HEADER
-from scoring.live import POLLER_ID, collect, held_parts
+from scoring.live import versions
+from scoring.live.parts import HEADER as LIVE_HEADER
+from scoring.live.parts import POLLER_ID, collect, held_parts
+from scoring.live.versions import game_changed, new_codes
 from scoring.locking import lock_game
 from scoring.log import StaleGame, append_event, change_log, create_game, create_sheet_game, finish, reopen, start_game
 from scoring.models import Game
@@ -144,8 +146,6 @@ def game_detail(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
         raise Http404
     if not game.is_okanagan and game.is_playing:
         return _sheet_table(request, game)
-    if not game.is_okanagan and request.htmx:
-        return HttpResponseClientRefresh()  # scored meanwhile: the polling phone shows the result
     if not game.is_okanagan:
         context = {**sheet_context(game), **result_links(request, game), "member": member}
         return render(request, "scoring/sheet_game.html", context)
@@ -158,16 +158,12 @@ def game_detail(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
 
 
 def _sheet_table(request: HtmxHttpRequest, game: Game) -> HttpResponse:
-    """A sheet game in progress; the phones poll its live part, unchanged a 304 (no swap under a finger)."""
+    """A sheet game in progress; the phones poll its live part (``live``), as they poll an Okanagan game's."""
     seat = my_seat(request, game)
-    if seat is not None:  # its polls say this phone is still at the table
+    if seat is not None:  # this phone is still at the table
         seats.heard_from(seat.pk)
-    etag = f'"sheet.{live_etag(game.pk, game.revision, game.activity)}.{seat.position if seat else "-"}"'
-    if request.htmx and request.headers.get("If-None-Match") == etag:
-        return HttpResponseNotModified()
-    template = "scoring/sheet_table.html#table" if request.htmx else "scoring/sheet_table.html"
-    response = render(request, template, {**table_context(request, game), "etag": etag})
-    response["Cache-Control"] = "no-cache"
+    response = render(request, "scoring/sheet_table.html", table_context(request, game))
+    response["Cache-Control"] = "no-store"  # as the game page: Back asks again (static/js/table.js, pageshow)
     return response
 
 
@@ -196,7 +192,7 @@ def game_delete(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
             lock_game(game)  # deleted by another phone meanwhile: GameGone, and scoring.gone says so
             gone.remember(game, gone.deleter(request, game))
             game.delete()
-        live_version.forget(game.spectator_token)
+        versions.link_gone(game.spectator_token)
         messages.success(request, _("Game deleted: %(game)s.") % {"game": named})
         return redirect("group", group_id=group_id)
     return render(request, "scoring/game_delete.html", {"game": game, "named": _named(game)})
@@ -227,7 +223,7 @@ def table_qr(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
 def table_code_regenerate(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """A new table code: every guest who joined with the old one is out."""
     game = okanagan_game(game_for_member(request, game_id))
-    game.new_codes()
+    new_codes(game)
     messages.success(
         request,
         _("New table code: %(code)s. The old code and spectator link stopped working.") % {"code": game.table_code},
@@ -427,23 +423,28 @@ def _watch_context(request: HtmxHttpRequest, game: Game) -> dict[str, object]:
 def _live_etag(request: HtmxHttpRequest, token: str) -> str | None:
     if here := request.GET.get("here", ""):  # the poll of a seat's phone: it is still at the table
         seats.heard(here)
-    row = live_version.current(token)
+    row = versions.current(token)
     return None if row is None else live_etag(*row, log_from=wanted_log(request))
 
 
 @require_safe
 @condition(etag_func=_live_etag)
 def live(request: HtmxHttpRequest, token: str) -> HttpResponse:
-    """The live part of the game page (``?view=game``: for the phones at the table) or of the spectator
-    page, that every phone polls; unchanged, it is a 304 after one indexed query (none with Redis:
-    scoring/live_version.py). Changed, it is the parts that differ from the phone's (scoring/live.py), or the
-    whole part for a phone that does not say."""
+    """The live part of the game page (``?view=game``: for the phones at the table, an Okanagan game or a
+    score sheet being filled in) or of the spectator page, that every phone polls; unchanged, it is a 304 after
+    one indexed query (none with Redis: scoring/live/backends/). Changed, it is the parts that differ from the
+    phone's (scoring/live/parts.py), or the whole part for a phone that does not say."""
     if request.GET.get("view") == "game":
         game = get_object_or_404(_games(), spectator_token=token)
         member = is_member(request, game)
         if not member and not has_joined(request, game):
             raise Http404  # a phone that left the table (new code): nothing to swap in
-        template, context = "scoring/game.html#game", game_context(request, game, member=member)
+        if not game.is_okanagan and not game.is_playing:
+            return HttpResponseClientRefresh()  # a score sheet scored meanwhile: the polling phone shows the result
+        if game.is_okanagan:
+            template, context = "scoring/game.html#game", game_context(request, game, member=member)
+        else:
+            template, context = "scoring/sheet_table.html#table", table_context(request, game)
         if request.GET.get("here") and context["me"] is None and game.is_playing:
             # This phone's seat was taken (another phone, the owner): the whole page says so, its header too.
             return HttpResponseClientRefresh()
@@ -520,8 +521,7 @@ def public_result(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """A member turns the finished game's public result page (its spectator link and image) on or off."""
     game = game_for_member(request, game_id)
     public = request.POST.get("public") == "1"
-    Game.objects.filter(pk=game.pk).update(public_result=public, activity=F("activity") + 1)
-    live_version.changed(game.pk)
+    game_changed(game, public_result=public)
     if public:
         messages.success(request, _("The result is public: anyone with its link can see it."))
     else:

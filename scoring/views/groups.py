@@ -18,6 +18,7 @@ from scoring.charts import line
 from scoring.context import home_context
 from scoring.forms import GroupForm, ImportForm, ProfileForm, RestoreForm
 from scoring.http import HtmxHttpRequest
+from scoring.live.versions import new_codes
 from scoring.models import Group, Seat
 from scoring.portability import BadBackup, RestoreUnderWay, backup, one_restore_at_a_time, plays_csv, restore
 from scoring.quotas import OverQuota, check_groups
@@ -105,6 +106,14 @@ def invite_regenerate(request: HtmxHttpRequest, group_id: int) -> HttpResponse:
     return redirect("group", group_id=group.pk)
 
 
+def _lock_out_former_members(group: Group) -> None:
+    """After a member leaves: a new invite link, and new table codes and spectator links for every game (a
+    finished one may be reopened), so that nothing they saw lets them (or a guest they let in) back in."""
+    group.new_invite()
+    for game in group.games.all():
+        new_codes(game)
+
+
 @require_POST
 def member_remove(request: HtmxHttpRequest, group_id: int, user_id: int) -> HttpResponse:
     """The owner removes a member (not themself)."""
@@ -116,7 +125,7 @@ def member_remove(request: HtmxHttpRequest, group_id: int, user_id: int) -> Http
         with transaction.atomic():
             group.members.remove(member)
             group.profiles.filter(user=member).update(user=None)
-            group.lock_out_former_members()
+            _lock_out_former_members(group)
         messages.success(
             request,
             _(

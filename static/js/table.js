@@ -80,7 +80,7 @@ sayDroppedTaps();
 
 // The live game: the page's live part (#game at the table, #live for spectators) is polled by its last
 // element, the poller (#live-poll, hx-trigger "every …, refresh"); the server answers 304 while nothing
-// changed, else the parts that changed, each swapped in by its id, and a new poller (scoring/live.py). A
+// changed, else the parts that changed, each swapped in by its id, and a new poller (scoring/live/parts.py). A
 // hidden page does not poll, and polls at once when it is shown again. After any swap, what the reader
 // opened stays open.
 const LIVE = "#live-poll";

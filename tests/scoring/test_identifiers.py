@@ -196,10 +196,10 @@ def test_the_readmes_architecture_names_every_module() -> None:
     architecture = readme.split("## Architecture\n")[1].split("\n## ")[0]
     modules = [
         path.stem
-        for package in ("rules", "scoring", "scoring/entry", "scoring/help")
+        for package in ("rules", "scoring", "scoring/entry", "scoring/help", "scoring/live", "scoring/live/backends")
         for path in sorted((ROOT / package).glob("*.py"))
         if path.stem not in {"__init__", "__main__", "apps"}
     ]
     assert [module for module in modules if f"`{module}`" not in architecture] == []
-    for named in ("views/", "entry/", "help/", "templatetags/", "management/commands/"):
+    for named in ("views/", "entry/", "help/", "live/", "backends/", "templatetags/", "management/commands/"):
         assert f"`{named}`" in architecture

@@ -15,7 +15,7 @@ import pytest
 from django.test import Client
 
 from rules import Territory
-from scoring.live import HEADER
+from scoring.live.parts import HEADER
 from scoring.log import change_log, create_game, finish, reopen
 from scoring.models import Draft, Game, Group
 from tests.random_games import RandomChooser, random_record

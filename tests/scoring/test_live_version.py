@@ -1,4 +1,4 @@
-"""Each game's live version in the shared cache (scoring/live_version.py): with Redis an unchanged poll runs no
+"""Each game's live version in the shared cache (scoring/live/backends/cache.py): with Redis an unchanged poll runs no
 query, every change reaches the cache, an older version never replaces a newer one, and a spectator link that
 stopped working stops answering. Without Redis, an unchanged poll is one query, as before."""
 
@@ -11,17 +11,22 @@ import pytest
 import redis
 from django.contrib.auth.models import AnonymousUser
 from django.core.cache import caches
+from django.core.exceptions import ImproperlyConfigured
 from django.db import transaction
 from django.test import Client
 from pytest_django import DjangoAssertNumQueries
 from pytest_django.fixtures import Settings
 
-from scoring import drafts, live_version, seats
+from scoring import drafts, seats
+from scoring.live.backends import LiveRow, live_backend
+from scoring.live.backends.cache import CacheBackend
+from scoring.live.versions import current, new_codes
 from scoring.log import change_log, finish, line_changed, reopen
-from scoring.models import Game
+from scoring.models import Game, Group
 from tests.redis_server import REDIS_URL, redis_or_skip
 from tests.scoring.conftest import Entry
 from tests.scoring.test_game_pages import FOREST, add_events
+from tests.scoring.test_sheet_games import start
 
 
 @pytest.fixture
@@ -31,6 +36,7 @@ def redis_cache(settings: Settings) -> Iterator[redis.Redis]:
     prefix = f"test-live-{uuid.uuid4().hex[:12]}"
     backend = "django.core.cache.backends.redis.RedisCache"
     settings.CACHES = {"default": {"BACKEND": backend, "LOCATION": REDIS_URL, "KEY_PREFIX": prefix}}
+    settings.LIVE_BACKEND = "scoring.live.backends.cache.CacheBackend"
     yield server
     keys = list(server.scan_iter(match=f"{prefix}:*"))
     if keys:
@@ -44,9 +50,16 @@ def database_cache(settings: Settings) -> None:
     settings.CACHES = {
         "default": {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "okanagan_cache"}
     }
+    settings.LIVE_BACKEND = "scoring.live.backends.database.DatabaseBackend"
 
 
-def database_row(game: Game) -> live_version.LiveRow:
+def cache_backend() -> CacheBackend:
+    backend = live_backend()
+    assert isinstance(backend, CacheBackend)
+    return backend
+
+
+def database_row(game: Game) -> LiveRow:
     game.refresh_from_db()
     return game.pk, game.revision, game.activity
 
@@ -65,6 +78,29 @@ def test_with_redis_an_unchanged_poll_runs_no_query(
     add_events(game, FOREST)
     changed = member_client.get(url, HTTP_IF_NONE_MATCH=first["ETag"], HTTP_HX_REQUEST="true")
     assert changed.status_code == 200 and changed["ETag"] != first["ETag"]
+
+
+@pytest.mark.usefixtures("redis_cache")
+def test_with_redis_an_unchanged_poll_of_a_score_sheet_being_filled_in_runs_no_query(
+    member_client: Client, group: Group, django_assert_num_queries: DjangoAssertNumQueries
+) -> None:
+    game = start(member_client, group, "small_islands", "Ann", "Ben")
+    url = f"/watch/{game.spectator_token}/live/?view=game"
+    first = member_client.get(url, HTTP_HX_REQUEST="true")
+    assert first.status_code == 200 and 'id="part-lines"' in first.content.decode()
+    with django_assert_num_queries(0):
+        again = member_client.get(url, HTTP_IF_NONE_MATCH=first["ETag"], HTTP_HX_REQUEST="true")
+    assert again.status_code == 304
+    line_changed(game)
+    changed = member_client.get(url, HTTP_IF_NONE_MATCH=first["ETag"], HTTP_HX_REQUEST="true")
+    assert changed.status_code == 200 and changed["ETag"] != first["ETag"]
+
+
+def test_the_cache_backend_needs_a_redis_cache(settings: Settings) -> None:
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    settings.LIVE_BACKEND = "scoring.live.backends.cache.CacheBackend"
+    with pytest.raises(ImproperlyConfigured, match="needs a Redis cache"):
+        live_backend()
 
 
 @pytest.mark.usefixtures("database_cache")
@@ -126,53 +162,51 @@ def test_every_change_reaches_the_cache(
     writer: Callable[[Game, Client], None],
     django_assert_num_queries: DjangoAssertNumQueries,
 ) -> None:
-    before = live_version.current(game.spectator_token)
+    before = current(game.spectator_token)
     assert before == database_row(game)
     writer(game, member_client)
     after = database_row(game)
     assert sum(after[1:]) > sum(before[1:])
     with django_assert_num_queries(0):
-        assert live_version.current(game.spectator_token) == after
+        assert current(game.spectator_token) == after
 
 
 @pytest.mark.usefixtures("redis_cache")
 def test_a_poll_that_read_before_a_change_cannot_store_the_older_version_after_it(
     game: Game, django_assert_num_queries: DjangoAssertNumQueries
 ) -> None:
-    key = live_version._key(game.spectator_token)
-    client = live_version._redis().get_client(write=True)  # type: ignore[union-attr]
     read_before = database_row(game)  # a poll reads the database, then is slow to store what it read
     add_events(game, FOREST)  # meanwhile a save commits and stores its version
-    live_version._store(client, key, read_before)  # the poll stores at last: refused
+    cache_backend().store(game.spectator_token, read_before)  # the poll stores at last: refused
     now = database_row(game)
     with django_assert_num_queries(0):
-        assert live_version.current(game.spectator_token) == now != read_before
+        assert current(game.spectator_token) == now != read_before
 
 
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.usefixtures("redis_cache")
 def test_a_change_reaches_the_cache_once_committed_and_a_rolled_back_one_never(game: Game) -> None:
-    before = live_version.current(game.spectator_token)
+    before = current(game.spectator_token)
     with pytest.raises(RuntimeError), transaction.atomic():
         change_log(game, game.revision, lambda log: [*log, FOREST])
         raise RuntimeError("the save fails after the log changed: rolled back")
-    assert live_version.current(game.spectator_token) == before == database_row(game)
+    assert current(game.spectator_token) == before == database_row(game)
     with transaction.atomic():
         change_log(game, game.revision, lambda log: [*log, FOREST])
-        assert live_version.current(game.spectator_token) == before  # not yet committed: not yet in the cache
-    assert live_version.current(game.spectator_token) == database_row(game) != before
+        assert current(game.spectator_token) == before  # not yet committed: not yet in the cache
+    assert current(game.spectator_token) == database_row(game) != before
 
 
 @pytest.mark.usefixtures("redis_cache")
 def test_a_new_spectator_link_makes_the_old_ones_key_stop_answering(game: Game) -> None:
     old = game.spectator_token
-    read_before = live_version.current(old)
+    read_before = current(old)
     assert read_before is not None
-    game.new_codes()
-    assert live_version.current(old) is None
-    live_version._store(live_version._redis().get_client(write=True), live_version._key(old), read_before)  # type: ignore[union-attr]
-    assert live_version.current(old) is None  # a poll that read before the new link cannot bring it back
-    assert live_version.current(game.spectator_token) == database_row(game)
+    new_codes(game)
+    assert current(old) is None
+    cache_backend().store(old, read_before)
+    assert current(old) is None  # a poll that read before the new link cannot bring it back
+    assert current(game.spectator_token) == database_row(game)
 
 
 @pytest.mark.usefixtures("redis_cache")

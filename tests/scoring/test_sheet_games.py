@@ -197,7 +197,7 @@ def test_a_guest_at_the_table_fills_in_their_own_line(member_client: Client, gro
     assert claimed["Location"] == f"/games/{game.pk}/sheet/1/"  # "I am Ben" leads to Ben's line
     assert line(guest, game, 1, BEN)["Location"] == f"/games/{game.pk}/"  # their own: back to the game page
     assert game.seats.get(position=1).line_done
-    page = member_client.get(f"/games/{game.pk}/", headers={"HX-Request": "true"}).content.decode()
+    page = member_client.get(live_url(game), headers={"HX-Request": "true"}).content.decode()
     assert page.strip().startswith('<div id="table"') and "✓ done" in page
     stranger = Client()
     assert stranger.get(f"/games/{game.pk}/sheet/0/").status_code == 404
@@ -307,22 +307,27 @@ def test_odd_input_on_a_line_gets_an_answer_never_a_server_error(
     assert member_client.get(f"/games/{game.pk}/").status_code < 500
 
 
+def live_url(game: Game) -> str:
+    """The live part of a game's page at the table, that its phones poll (as an Okanagan game's)."""
+    return f"/watch/{game.spectator_token}/live/?view=game"
+
+
 def test_the_polled_lines_are_a_304_while_nothing_changes_and_a_refresh_once_scored(
     member_client: Client, group: Group
 ) -> None:
     game = start(member_client, group, "small_islands", "Ann", "Ben")
+    page = member_client.get(f"/games/{game.pk}/").content.decode()
+    poller = re.search(r'hx-get="([^"]*)"[^>]* hx-headers=\'\{"If-None-Match": "(.*?)", ', page)
+    assert poller is not None and poller[1] == live_url(game)
     poll = {"HX-Request": "true"}
-    first = member_client.get(f"/games/{game.pk}/", headers=poll)
-    etag = re.search(r'"If-None-Match": "(.*?)"}', first.content.decode())
-    assert etag is not None
-    tag = json.loads(f'"{etag[1]}"')
-    assert member_client.get(f"/games/{game.pk}/", headers={**poll, "If-None-Match": tag}).status_code == 304
+    tag = json.loads(f'"{poller[2]}"')
+    assert member_client.get(live_url(game), headers={**poll, "If-None-Match": tag}).status_code == 304
     line(member_client, game, 0, ANN)
-    changed = member_client.get(f"/games/{game.pk}/", headers={**poll, "If-None-Match": tag})
+    changed = member_client.get(live_url(game), headers={**poll, "If-None-Match": tag})
     assert changed.status_code == 200 and "✓ done" in changed.content.decode()
     line(member_client, game, 1, BEN)
     score(member_client, game)
-    assert member_client.get(f"/games/{game.pk}/", headers=poll)["HX-Refresh"] == "true"
+    assert member_client.get(live_url(game), headers=poll)["HX-Refresh"] == "true"
 
 
 def count_fields(game: Game, position: int) -> list[str]:

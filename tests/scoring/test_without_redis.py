@@ -5,6 +5,7 @@ database, within a bound; sign-ups are refused with a clear message; the limits 
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import socket
 import threading
@@ -15,16 +16,22 @@ from collections.abc import Callable, Iterator
 import pytest
 from axes.handlers.proxy import AxesProxyHandler
 from django.conf import settings
-from django.contrib.auth.models import User
+from django.contrib.auth.models import AnonymousUser, User
 from django.http.response import HttpResponseBase
 from django.test import Client, override_settings
 
 from scoring import cache as redis_guard
-from scoring.log import create_game
+from scoring import seats
+from scoring.live import versions
+from scoring.live.versions import new_codes
+from scoring.log import change_log, create_game
 from scoring.models import Game
 from tests.redis_server import REDIS_URL, redis_or_skip
 from tests.scoring.conftest import FOREST_PLAYERS, Entry
+from tests.scoring.test_game_pages import FOREST
 
+CACHE_BACKEND = "scoring.live.backends.cache.CacheBackend"
+"""The live versions in Redis, as the site has them with ``REDIS_URL``."""
 BOUND = 2.0
 """Seconds any request may take with Redis out (a stalled Redis costs one request its half-second timeout)."""
 
@@ -74,7 +81,7 @@ def redis_out(request: pytest.FixtureRequest) -> Iterator[SilentRedis | None]:
         }
     }
     redis_guard.reset()
-    with override_settings(CACHES=caches, SESSION_ENGINE="scoring.sessions"):
+    with override_settings(CACHES=caches, SESSION_ENGINE="scoring.sessions", LIVE_BACKEND=CACHE_BACKEND):
         AxesProxyHandler.get_implementation(force=True)  # axes keeps the cache it was made with
         yield silent
     AxesProxyHandler.get_implementation(force=True)
@@ -206,14 +213,15 @@ def test_a_restore_is_refused_until_the_limit_can_count_again(member_user: User)
     assert refused.status_code == 503 and "Not right now" in refused.content.decode()
 
 
-def out(connection: object) -> None:
+def out(connection: object, *args: object, **kwargs: object) -> None:
     """A connection to a Redis whose breaker is open: Redis is out, and keeps what it held."""
     raise redis_guard.CacheUnavailable("Redis is out")
 
 
-def test_a_session_changed_while_redis_was_out_is_not_read_back_from_it_afterwards(
-    game: Game, monkeypatch: pytest.MonkeyPatch
-) -> None:
+@pytest.fixture
+def real_redis() -> Iterator[None]:
+    """The site's own Redis settings (timeouts, breaker, sessions, live versions) with a real Redis, under a prefix
+    of this test's own (deleted after it)."""
     server = redis_or_skip("this test")
     prefix = f"test-out-{uuid.uuid4().hex[:12]}"
     caches = {
@@ -224,18 +232,72 @@ def test_a_session_changed_while_redis_was_out_is_not_read_back_from_it_afterwar
             "OPTIONS": settings.REDIS_OPTIONS,
         }
     }
-    other = create_game(game.group, FOREST_PLAYERS, {}, promos=True)
-    phone = Client()
+    redis_guard.reset()
     try:
-        with override_settings(CACHES=caches, SESSION_ENGINE="scoring.sessions"):
-            assert phone.post("/join/", {"code": game.table_code}).status_code == 302  # kept in Redis too
-            with monkeypatch.context() as outage:
-                outage.setattr(redis_guard._BreakerConnection, "connect", out)
-                assert phone.post("/join/", {"code": other.table_code}).status_code == 302  # the database only
-            assert phone.get(f"/games/{other.pk}/").status_code == 200  # not Redis's older copy
-            assert phone.get(f"/games/{game.pk}/").status_code == 200
+        with override_settings(CACHES=caches, SESSION_ENGINE="scoring.sessions", LIVE_BACKEND=CACHE_BACKEND):
+            yield
     finally:
+        redis_guard.reset()
         keys = list(server.scan_iter(match=f"{prefix}:*"))
         if keys:
             server.delete(*keys)
         server.close()
+
+
+@contextlib.contextmanager
+def redis_out_meanwhile(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Within the block, no call reaches Redis, which keeps what it held (stalled, or this process's breaker
+    open); after it, Redis answers again."""
+    with monkeypatch.context() as outage:
+        outage.setattr(redis_guard._BreakerConnection, "connect", out)
+        outage.setattr(redis_guard._BreakerConnection, "send_packed_command", out)
+        yield
+
+
+@pytest.mark.usefixtures("real_redis")
+def test_a_session_changed_while_redis_was_out_is_not_read_back_from_it_afterwards(
+    game: Game, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    other = create_game(game.group, FOREST_PLAYERS, {}, promos=True)
+    phone = Client()
+    assert phone.post("/join/", {"code": game.table_code}).status_code == 302  # kept in Redis too
+    with redis_out_meanwhile(monkeypatch):
+        assert phone.post("/join/", {"code": other.table_code}).status_code == 302  # the database only
+    assert phone.get(f"/games/{other.pk}/").status_code == 200  # not Redis's older copy
+    assert phone.get(f"/games/{game.pk}/").status_code == 200
+
+
+WRITERS: dict[str, Callable[[Game], object]] = {
+    "an event saved": lambda game: change_log(game, game.revision, lambda log: [*log, FOREST]),
+    "a seat claimed": lambda game: seats.claim(game, 0, "a-phone", AnonymousUser()),
+}
+
+
+@pytest.mark.parametrize("writer", WRITERS.values(), ids=WRITERS.keys())
+@pytest.mark.usefixtures("real_redis")
+def test_a_change_made_while_redis_was_out_shows_at_the_first_poll_once_it_is_back(
+    member_client: Client, game: Game, writer: Callable[[Game], object], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    url = f"/watch/{game.spectator_token}/live/?view=game"
+    before = member_client.get(url, HTTP_HX_REQUEST="true")  # its version is now in Redis
+    assert member_client.get(url, HTTP_HX_REQUEST="true", HTTP_IF_NONE_MATCH=before["ETag"]).status_code == 304
+    with redis_out_meanwhile(monkeypatch):
+        writer(game)  # committed; its version could not be stored
+        during = member_client.get(url, HTTP_HX_REQUEST="true", HTTP_IF_NONE_MATCH=before["ETag"])
+        assert during.status_code == 200  # from the database
+    after = member_client.get(url, HTTP_HX_REQUEST="true", HTTP_IF_NONE_MATCH=before["ETag"])
+    assert after.status_code == 200 and after["ETag"] == during["ETag"]  # not Redis's older version
+    game.refresh_from_db()
+    assert versions.current(game.spectator_token) == (game.pk, game.revision, game.activity)
+
+
+@pytest.mark.usefixtures("real_redis")
+def test_a_link_replaced_while_redis_was_out_stops_answering_once_it_is_back(
+    member_client: Client, game: Game, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    url = f"/watch/{game.spectator_token}/live/?view=watch"
+    before = member_client.get(url)
+    assert member_client.get(url, HTTP_IF_NONE_MATCH=before["ETag"]).status_code == 304
+    with redis_out_meanwhile(monkeypatch):
+        new_codes(game)
+    assert member_client.get(url, HTTP_IF_NONE_MATCH=before["ETag"]).status_code == 404

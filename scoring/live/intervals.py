@@ -1,0 +1,15 @@
+"""How often a live page polls: the poller's ``hx-trigger="every …"`` (templates/scoring/_live_poll.html) is
+one of these, chosen by :func:`poll_every`."""
+
+from __future__ import annotations
+
+PLAYING_MS = 1500
+"""A game in progress, at the table (the game page, a score sheet's table) or watched: a change made on one
+phone shows on the others within this."""
+FINISHED_MS = 10_000
+"""A finished game's page: it changes rarely (the result made public or private, the game reopened)."""
+
+
+def poll_every(*, playing: bool) -> str:
+    """The poller's interval, as htmx reads it (``"1500ms"``)."""
+    return f"{PLAYING_MS if playing else FINISHED_MS}ms"
