@@ -11,7 +11,7 @@ plays. *Head-to-head*: over the games two players both played, who was ranked hi
 A *streak* is a run of consecutive wins in the order the games were played.
 
 Totals, ranks and score parts are the engine's, stored on each seat when its game finished
-(:func:`scoring.log.store_result`, :func:`scoring.log.create_games`): nothing is replayed here, and each
+(:func:`scoring.results.store_result`, :func:`scoring.log.create_games`): nothing is replayed here, and each
 function runs the same number of queries however many games the group has.
 """
 
@@ -253,21 +253,3 @@ def group_summary(group: Group, profiles: Iterable[Profile]) -> list[PlayerLine]
     ]
     lines.sort(key=lambda line: (-line.wins, -line.plays, line.profile.name))
     return lines
-
-
-@dataclass(frozen=True)
-class StoredScore:
-    """A seat's result as stored when its game finished (by the seat's name, as the game's record names it)."""
-
-    name: str
-    total: int
-    rank: int
-
-
-def stored_scores(game: Game) -> list[StoredScore]:
-    """The finished ``game``'s results in seat order, from its seats (prefetched, or one query)."""
-    return [
-        StoredScore(seat.name, seat.total, seat.rank)
-        for seat in sorted(game.seats.all(), key=lambda seat: seat.position)
-        if seat.total is not None and seat.rank is not None
-    ]
