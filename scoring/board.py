@@ -390,18 +390,12 @@ def final_context(game: Game, result: OkanaganResult) -> dict[str, object]:
     return {
         "players": by_rank,
         "lines": final_lines(result),
-        **_winners(game),
+        "winner_sentence": winner_sentence(game.winners),  # as stored
         "decided_by": final.decided_by.value,
         "decider": okanagan_decider(result),
         "section": section,
         "chart": chart,
     }
-
-
-def _winners(game: Game) -> dict[str, object]:
-    """The finished ``game``'s winners as stored, and the sentence that says them."""
-    winners = tuple(game.winners)
-    return {"winners": winners, "winner_sentence": winner_sentence(winners)}
 
 
 def bgstats_context(request: HttpRequest, game: Game, *, member: bool) -> dict[str, object]:
@@ -467,7 +461,7 @@ def sheet_context(game: Game) -> dict[str, object]:
     final = {
         "rows": rows,
         "columns": columns,
-        **_winners(game),
+        "winner_sentence": winner_sentence(game.winners),  # as stored
         "decider": sheet_decider(result),
         "section": result.sections[0],
         "chart": chart,

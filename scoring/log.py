@@ -43,6 +43,7 @@ class NewGame:
     results: tuple[PlayerResult, ...] | None = None
     """Each seat's final result, for a finished game (``None``: in progress)."""
     winners: tuple[str, ...] = ()
+    """The engine's winners, for a finished game (:mod:`scoring.results`)."""
     finished: datetime | None = None
     created: datetime | None = None
     """When it was played, if not now (a restored game)."""
