@@ -376,24 +376,23 @@ def final_lines(result: OkanaganResult) -> list[FinalLine]:
 
 
 def final_context(game: Game, result: OkanaganResult) -> dict[str, object]:
-    """The final result: the winners as stored (:mod:`scoring.results`), what decided, and from the replay the page
-    holds, the players by rank with what the store does not keep (their objective cards, Explorer sets and place
-    on the nugget ladder), the final scoring's explanation and a chart."""
-    final = result.final
-    by_rank = final.by_rank
+    """The final result: each player's place, parts and total, and the winners, as stored (:mod:`scoring.results`)
+    with a chart of them; what decided, and from the game's state what the store does not keep (each player's
+    objective cards, Explorer sets and place on the nugget ladder) and the final scoring's explanation."""
+    stored = stored_result(game)
+    by_rank = stored.by_rank if stored is not None else ()
     chart = stacked(
         gettext("Score breakdown"),
-        [(score.name, [getattr(score, part) for part in OKANAGAN_PARTS]) for score in by_rank],
+        [(player.name, [player.points.get(part, 0) for part in OKANAGAN_PARTS]) for player in by_rank],
         [str(PARTS[part]) for part in OKANAGAN_PARTS],
     )
-    section = result.sections[-1]
     return {
         "players": by_rank,
         "lines": final_lines(result),
-        "winner_sentence": winner_sentence(game.winners),  # as stored
-        "decided_by": final.decided_by.value,
+        "winner_sentence": winner_sentence(game.winners),
+        "decided_by": result.final.decided_by.value,
         "decider": okanagan_decider(result),
-        "section": section,
+        "section": result.sections[-1],
         "chart": chart,
     }
 

@@ -18,7 +18,7 @@ from scoring.models import Game, Group, Seat
 from scoring.result_image import ImageLine
 from scoring.results import stored_result, winner_sentence
 
-from .test_bgstats import bgsplay, link_data, links
+from .test_bgstats import bgsplay, finished_okanagan, link_data, links
 
 SOLO_LOST = {
     "format": "small-islands-sheet/1",
@@ -105,6 +105,14 @@ def test_every_reader_of_a_finished_play_reads_what_is_stored(
     [(headline, lines)] = drawn
     assert headline == "Winner: Ann"
     assert [(line.name, line.total) for line in lines] == [("Ann", "99 points"), ("Ben", "20 points")]
+
+
+def test_the_okanagan_final_table_reads_what_is_stored(member_client: Client, group: Group) -> None:
+    game = finished_okanagan(group, "okanagan-shared-victory")
+    Seat.objects.filter(game=game, name="Ann").update(total=77)
+    page = member_client.get(f"/games/{game.pk}/").content.decode()
+    table = page[page.index('<table class="ranking">') : page.index("</table>")]
+    assert "<td>Ann</td>" in table and '<td class="num">77</td>' in table
 
 
 @pytest.mark.parametrize("reader", ["member", "guest", "stranger", "anonymous"])
