@@ -41,7 +41,7 @@ def main() -> None:
         from django.test import Client
 
         from rules import score_okanagan
-        from scoring.log import NewGame, create_games, seat_results, sheet_game
+        from scoring.log import NewGame, create_games, sheet_game
         from scoring.models import Game, Group
         from tests.random_games import RandomChooser, random_record
 
@@ -60,8 +60,8 @@ def main() -> None:
                     record["options"],
                     True,
                     events=record["events"],
-                    results=seat_results(result),
-                    winners=result.final.winners,
+                    results=result.standings,
+                    winners=result.winners,
                 )
             )
         cooper = sheet_game(

@@ -56,6 +56,7 @@ from .final_scoring import (
 )
 from .game import EventOutcome, GameState, new_game
 from .okanagan import OkanaganResult, score_okanagan, score_record
+from .ranking import PlayerResult
 from .reading import read_json
 from .record import (
     FORMAT as RECORD_FORMAT,
@@ -148,6 +149,7 @@ __all__ = [
     "OkanaganResult",
     "Options",
     "ObjectiveScore",
+    "PlayerResult",
     "PlayerScore",
     "Record",
     "RecordError",

@@ -12,11 +12,22 @@ from .explanation import Choices, Message, Quoted, Section
 from .explanation import gettext_noop as _
 from .fields import describe
 from .okanagan import score_okanagan
+from .ranking import PlayerResult
 from .sheets import SheetResult
 
 
 class Result(Protocol):
-    """What every game's result offers: its JSON and its explanation."""
+    """What every game's result offers: each player's final result, the winners, its JSON and its explanation."""
+
+    @property
+    def standings(self) -> tuple[PlayerResult, ...]:
+        """Each player's final result, in seat (or sheet) order."""
+        ...
+
+    @property
+    def winners(self) -> tuple[str, ...]:
+        """The winners as the engine names them (a solo game's opponent card among them, when it wins)."""
+        ...
 
     def to_json(self) -> dict[str, object]:
         """The result JSON of the spec."""

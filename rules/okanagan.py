@@ -8,8 +8,9 @@ from typing import Final
 
 from .explanation import Param, Section
 from .explanation import gettext_noop as _
-from .final_scoring import FinalScore, final_score
+from .final_scoring import PARTS, FinalScore, final_score
 from .game import EventOutcome, GameState
+from .ranking import PlayerResult
 from .record import (
     AdjustEvent,
     BeaverDamEvent,
@@ -35,6 +36,19 @@ class OkanaganResult:
     hidden_objectives: Mapping[str, int] | None = None
     """The record's hidden objective cards, per player (see :attr:`Record.hidden_objectives`): they
     score nothing here."""
+
+    @property
+    def standings(self) -> tuple[PlayerResult, ...]:
+        """Each player's final result, in seat order: the parts of :data:`~rules.final_scoring.PARTS`."""
+        return tuple(
+            PlayerResult(score.name, {part: getattr(score, part) for part in PARTS}, score.total, score.rank)
+            for score in self.final.players
+        )
+
+    @property
+    def winners(self) -> tuple[str, ...]:
+        """The winners, in seat order (several when the victory is shared)."""
+        return self.final.winners
 
     def to_json(self) -> dict[str, object]:
         """The ``okanagan-result/1`` JSON."""

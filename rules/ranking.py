@@ -1,8 +1,26 @@
-"""Competition ranking ("1, 1, 3"), shared by the three games."""
+"""Competition ranking ("1, 1, 3") and a player's final result, shared by the three games."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class PlayerResult:
+    """One player's final result in any of the three games, as the engine ranks them: each part of the score
+    (the result JSON's ``*_points`` fields, in the result's order), the total and the place (competition
+    ranking: players who tie share a place). What a finished game stores, and every page of it reads."""
+
+    name: str
+    points: Mapping[str, int]
+    """Component → points, in the order the result lists them."""
+    total: int
+    rank: int
+
+    def to_json(self) -> dict[str, object]:
+        """The player's entry in a score sheet's result ``players``."""
+        return {"name": self.name, **self.points, "total": self.total, "rank": self.rank}
 
 
 def competition_ranks(keys: Sequence[tuple[int, ...]]) -> list[int]:

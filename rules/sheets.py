@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from .explanation import Figure, Message, Players, Section, Series, Step
 from .explanation import gettext_noop as _
 from .fields import Fields, describe
-from .ranking import competition_ranks
+from .ranking import PlayerResult, competition_ranks
 from .text import names_problem
 
 
@@ -57,26 +57,11 @@ def read_whole_list(fields: Fields, key: str, low: int, high: int) -> tuple[int,
 
 
 @dataclass(frozen=True)
-class SheetScore:
-    """One player's score on a sheet: each component's points, the total and the rank."""
-
-    name: str
-    points: Mapping[str, int]
-    """Component → points, in the order the result lists them."""
-    total: int
-    rank: int
-
-    def to_json(self) -> dict[str, object]:
-        """The player's entry in the result's ``players``."""
-        return {"name": self.name, **self.points, "total": self.total, "rank": self.rank}
-
-
-@dataclass(frozen=True)
 class SheetResult:
     """A scored sheet: players in sheet order with ranks, winners and the explanation."""
 
     format: str
-    players: tuple[SheetScore, ...]
+    players: tuple[PlayerResult, ...]
     winners: tuple[str, ...]
     steps: tuple[Step, ...]
     extra: Mapping[str, object] = field(default_factory=dict)
@@ -84,6 +69,11 @@ class SheetResult:
     decider: Step | None = None
     """The step that decided the first place when players tied on the most points (the last tie-break
     applied, or the place shared); ``None`` when the most points decided."""
+
+    @property
+    def standings(self) -> tuple[PlayerResult, ...]:
+        """Each player's final result, in sheet order (the solo opponent is not a player: see ``winners``)."""
+        return self.players
 
     def to_json(self) -> dict[str, object]:
         """The ``<game>-result/1`` JSON."""
@@ -100,10 +90,12 @@ class SheetResult:
         return (Section(_("Final scoring"), {}, self.steps),)
 
 
-def rank_scores(unranked: Sequence[tuple[str, Mapping[str, int], int]], ranks: Sequence[int]) -> tuple[SheetScore, ...]:
+def rank_scores(
+    unranked: Sequence[tuple[str, Mapping[str, int], int]], ranks: Sequence[int]
+) -> tuple[PlayerResult, ...]:
     """Each (name, points, total) with its place."""
     return tuple(
-        SheetScore(name, points, total, rank) for (name, points, total), rank in zip(unranked, ranks, strict=True)
+        PlayerResult(name, points, total, rank) for (name, points, total), rank in zip(unranked, ranks, strict=True)
     )
 
 

@@ -10,10 +10,10 @@ from .errors import SmallIslandsError
 from .explanation import Message, Step, ngettext_lazy
 from .explanation import gettext_noop as _
 from .fields import Fields, describe
+from .ranking import PlayerResult
 from .sheets import (
     Places,
     SheetResult,
-    SheetScore,
     TieBreak,
     break_ties,
     rank_scores,
@@ -259,7 +259,7 @@ def _solo(player: Islander, alexis: Alexis, row: tuple[str, dict[str, int], int]
             )
         )
     name, points, total = row
-    score = SheetScore(name, points, total, 1 if mine >= theirs else 2)
+    score = PlayerResult(name, points, total, 1 if mine >= theirs else 2)
     return SheetResult(
         RESULT_FORMAT,
         (score,),

@@ -5,6 +5,8 @@
   while it is in progress and its code is unchanged, and keeps read access to its result once it ends
   (until a new code: a member's, or the game reopened). The codes live in the session.
 - A spectator link shows a game read-only.
+- A finished game is logged in BG Stats (the card on its page, its ``.bgsplay`` file) by whoever may read its
+  page: :func:`may_log_play`. The spectator link, public, shows neither.
 """
 
 from __future__ import annotations
@@ -73,6 +75,15 @@ def is_table_guest(request: HttpRequest, game: Game) -> bool:
     """Whether this browser joined the game with its current code, and the game is still on: it may
     enter data."""
     return game.is_playing and has_joined(request, game)
+
+
+def may_log_play(request: HttpRequest, game: Game, *, member: bool | None = None) -> bool:
+    """Whether this reader may log the finished ``game`` in BG Stats (its card on the game's page, its file): its
+    group's members and the phones that joined its table. ``member``: whether the reader is a member, if the
+    caller knows it already."""
+    if game.is_playing:
+        return False
+    return (is_member(request, game) if member is None else member) or has_joined(request, game)
 
 
 def join_table(request: HttpRequest, game: Game) -> None:

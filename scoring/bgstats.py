@@ -1,9 +1,9 @@
 """A finished game as a play for BG Stats (Board Game Stats): the JSON of its "Send to BG Stats" link and
 its ``.bgsplay`` file, as ``../shared/spec/bgstats.md`` describes them.
 
-Everything comes from what the site stores and the engine's result: the scores and ranks (competition
-ranks, tied players sharing one) are the engine's, passed in by the caller (stored when the game finished:
-:func:`scoring.statistics.stored_scores`; or the result a page already holds); nothing is scored here.
+Everything comes from what the site stores: the scores, ranks (competition ranks, tied players sharing one) and
+winners are the engine's, stored when the game finished (:mod:`scoring.results`); nothing is scored here. Who may
+log a play (its card on the game's page, its file) is :func:`scoring.access.may_log_play`'s to say.
 
 Stable ids: a play's uuid is its game's stored ``uuid`` and a player's is their group profile's, both made
 once and carried by the group's backup into a restored group, so that every export of the same play or
@@ -22,15 +22,16 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from functools import partial
 from itertools import batched
-from typing import Any, Protocol
+from typing import Any
 from urllib.parse import quote
 from uuid import UUID, uuid5
 
-from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext
 
-from rules import TITLES, NuggetLadder, Title, name_key
+from rules import TITLES, NuggetLadder, PlayerResult, Title, name_key
 
 from .models import Game, Group, Profile, Seat
+from .results import StoredResult, player_result, winner_sentence
 from .streams import json_object, json_text
 from .wording import NUGGET_LADDERS
 
@@ -51,21 +52,8 @@ MAX_COMMENTS = 400
 DATE_FORMAT = "%Y-%m-%d %H:%M:%S"
 
 
-class Scored(Protocol):
-    """A player's result as the engine gives it."""
-
-    @property
-    def name(self) -> str: ...
-
-    @property
-    def total(self) -> int: ...
-
-    @property
-    def rank(self) -> int: ...
-
-
 @dataclass(frozen=True)
-class PlayerLine:
+class PlayPlayer:
     """One seat of a play."""
 
     name: str
@@ -94,7 +82,7 @@ class Play:
     board: str
     comments: str
     location: str
-    players: tuple[PlayerLine, ...]
+    players: tuple[PlayPlayer, ...]
 
 
 def upper(value: UUID) -> str:
@@ -109,15 +97,12 @@ def play_date(moment: datetime) -> str:
 
 @dataclass(frozen=True)
 class Seated:
-    """A seat of a finished game with its result."""
+    """A seat of a finished game with its stored result (named as the game's record names the seat)."""
 
     position: int
-    name: str
-    """The seat's name, as the game's record gives it."""
     player: tuple[str, UUID] | None
     """The group's player of the seat, if it has one: their current name and their uuid."""
-    total: int
-    rank: int
+    result: PlayerResult
 
 
 @dataclass(frozen=True)
@@ -132,38 +117,54 @@ class Played:
     promos: bool
     location: str
     """Where it was played: the group's name."""
+    winners: tuple[str, ...]
+    """As stored (:mod:`scoring.results`)."""
 
     @property
     def is_okanagan(self) -> bool:
         return self.kind == Game.Kind.OKANAGAN
 
 
-def play_of(game: Game, scores: Sequence[Scored]) -> Play:
-    """The finished ``game`` as a play, with each seat's engine result from ``scores`` (by name); the seats'
-    players are looked up in one query."""
+def play_of(game: Game, result: StoredResult) -> Play:
+    """The finished ``game`` as a play, with its stored ``result``; the seats' players are looked up in one query."""
     seats = sorted(game.seats.all(), key=lambda seat: seat.position)
     profiles = Profile.objects.in_bulk([seat.profile_id for seat in seats if seat.profile_id is not None])
-    results = {score.name: score for score in scores}
-    played = Played(game.kind, game.uuid, game.created, game.finished, game.options, game.promos, game.group.name)
+    played = Played(
+        game.kind, game.uuid, game.created, game.finished, game.options, game.promos, game.group.name, result.winners
+    )
     return _play(
         played,
         [
             Seated(
                 seat.position,
-                seat.name,
                 (profile.name, profile.uuid) if (profile := profiles.get(seat.profile_id or 0)) is not None else None,
-                results[seat.name].total,
-                results[seat.name].rank,
+                standing,
             )
-            for seat in seats
+            for seat, standing in zip(seats, result.players, strict=True)
         ],
     )
 
 
+@dataclass(frozen=True)
+class Card:
+    """What the BG Stats card of a finished game's page shows."""
+
+    app: str
+    web: str
+    played: str
+    """The play date sent, in UTC (``YYYY-MM-DD HH:MM:SS``)."""
+    title: Title
+
+
+def card(play: Play) -> Card:
+    """The card of ``play``: its links, the date they send and the game's title."""
+    return Card(app_link(play), web_link(play), play_date(play.ended), play.title)
+
+
 PLAYS_CHUNK = 200
 """How many games :func:`group_plays` reads at a time (and their seats: one query)."""
-GAME_FIELDS = ("pk", "kind", "uuid", "created", "finished", "options", "promos")
-SEAT_FIELDS = ("game_id", "position", "name", "profile_id", "total", "rank")
+GAME_FIELDS = ("pk", "kind", "uuid", "created", "finished", "options", "promos", "winners")
+SEAT_FIELDS = ("game_id", "position", "name", "profile_id", "total", "rank", "parts")
 
 
 def group_plays(group: Group) -> Iterator[Play]:
@@ -178,14 +179,17 @@ def group_plays(group: Group) -> Iterator[Play]:
         seats: dict[int, list[Seated]] = defaultdict(list)
         unscored = set()
         rows = Seat.objects.filter(game_id__in=[game[0] for game in chunk]).order_by("game_id", "position")
-        for game_id, position, name, profile_id, total, rank in rows.values_list(*SEAT_FIELDS):
+        kinds = {game[0]: game[1] for game in chunk}
+        for game_id, position, name, profile_id, total, rank, parts in rows.values_list(*SEAT_FIELDS):
             if total is None or rank is None:
                 unscored.add(game_id)
             else:
-                seats[game_id].append(Seated(position, name, players.get(profile_id or 0), total, rank))
-        for game_id, kind, uuid, created, finished, options, promos in chunk:
+                result = player_result(kinds[game_id], name, total, rank, parts)
+                seats[game_id].append(Seated(position, players.get(profile_id or 0), result))
+        for game_id, kind, uuid, created, finished, options, promos, winners in chunk:
             if game_id not in unscored:
-                yield _play(Played(kind, uuid, created, finished, options, promos, group.name), seats[game_id])
+                played = Played(kind, uuid, created, finished, options, promos, group.name, tuple(winners))
+                yield _play(played, seats[game_id])
 
 
 def _play(game: Played, seats: Sequence[Seated]) -> Play:
@@ -193,12 +197,12 @@ def _play(game: Played, seats: Sequence[Seated]) -> Play:
     ended = (game.finished or game.created).astimezone(UTC)
     entered = game.created.astimezone(UTC)
     players = [
-        PlayerLine(
-            name=seat.player[0] if seat.player is not None else seat.name,
-            uuid=upper(seat.player[1] if seat.player is not None else uuid5(game.uuid, name_key(seat.name))),
-            score=seat.total,
-            rank=seat.rank,
-            winner=seat.rank == 1,  # several when the victory is shared
+        PlayPlayer(
+            name=seat.player[0] if seat.player is not None else seat.result.name,
+            uuid=upper(seat.player[1] if seat.player is not None else uuid5(game.uuid, name_key(seat.result.name))),
+            score=seat.result.total,
+            rank=seat.result.rank,
+            winner=seat.result.rank == 1,  # several when the victory is shared
             # Okanagan's seats are in order from the first player; the score sheets do not record who
             # started (nor the seating), so no one is marked rather than a guess.
             start_player=game.is_okanagan and seat.position == 0,
@@ -213,7 +217,7 @@ def _play(game: Played, seats: Sequence[Seated]) -> Play:
         entered=entered,
         duration_min=_duration(game, entered, ended),
         board=_board(game),
-        comments=_comments(players),
+        comments=winner_sentence(game.winners)[:MAX_COMMENTS],  # short: the play travels in a link
         location=game.location,
         players=tuple(players),
     )
@@ -235,15 +239,6 @@ def _board(game: Played) -> str:
     if game.is_okanagan and game.promos:
         parts.append(gettext("Promo tiles"))
     return "; ".join(parts)
-
-
-def _comments(players: Sequence[PlayerLine]) -> str:
-    """The winner line, in the reader's language (short: the play travels in a link)."""
-    winners = [player.name for player in players if player.winner]
-    if not winners:
-        return ""
-    line = ngettext("Winner: %(names)s", "Shared win: %(names)s", len(winners)) % {"names": ", ".join(winners)}
-    return line[:MAX_COMMENTS]
 
 
 def link_json(play: Play) -> dict[str, Any]:
@@ -364,7 +359,7 @@ def _once(entries: dict[str, dict[str, Any]], key: str, make: Callable[[int], di
     return entry
 
 
-def _player_entry(number: int, line: PlayerLine, date: str) -> dict[str, Any]:
+def _player_entry(number: int, line: PlayPlayer, date: str) -> dict[str, Any]:
     return {
         "id": number,
         "uuid": line.uuid,

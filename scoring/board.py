@@ -33,10 +33,11 @@ from rules import (
 )
 from rules.components import BUILDINGS_PER_ROUND, OBJECTIVE_POINTS
 from rules.okanagan import event_section
-from rules.sheets import SheetResult, SheetScore
+from rules.sheets import SheetResult
 
 from . import drafts, states
-from .access import is_member
+from .access import is_member, may_log_play
+from .bgstats import card, play_of
 from .charts import stacked
 from .entry import EVENT_KINDS, PROMO_KINDS
 from .http import HtmxHttpRequest, posted_whole
@@ -44,6 +45,7 @@ from .live.intervals import poll_every
 from .models import SEAT_COLOURS, SEAT_MOVED, Event, Game, Seat
 from .phones import known_phone, my_seat
 from .result_image import ImageLine, draw_result
+from .results import StoredResult, stored_result, winner_sentence
 from .score_sheets import assemble, refused_line, review
 from .seats import claimable, here_token, moved_away, others_account
 from .statistics import OKANAGAN_PARTS
@@ -213,7 +215,7 @@ def game_context(request: HttpRequest, game: Game, *, member: bool, spectator: b
         "territories": list(Territory),
         "entering": entering,
         "busy": drafts.busy(entering),  # the bottom bar's "Lena…" on a territory another phone is entering
-        "final": None if game.is_playing else final_context(result),
+        "final": None if game.is_playing else final_context(game, result),
     }
     # What this phone has just saved (?saved=N, from its entry's redirect), while it is the log's last event and
     # the game is on; its polls ask for it too, so that the card goes once the game ends or the log goes on.
@@ -223,6 +225,7 @@ def game_context(request: HttpRequest, game: Game, *, member: bool, spectator: b
     context["saved"] = saved
     context |= result_links(request, game)
     if not spectator:
+        context |= bgstats_context(request, game, member=member)
         context["join_url"] = request.build_absolute_uri(reverse("join_code", args=[game.table_code]))
     return context
 
@@ -372,31 +375,33 @@ def final_lines(result: OkanaganResult) -> list[FinalLine]:
     ]
 
 
-def final_context(result: OkanaganResult) -> dict[str, object]:
-    """The final result: the players by rank (each part, their objective cards, Explorer sets and place on the
-    nugget ladder), the winners, what decided, the final scoring's explanation and a chart."""
-    final = result.final
-    by_rank = final.by_rank
+def final_context(game: Game, result: OkanaganResult) -> dict[str, object]:
+    """The final result: each player's place, parts and total, and the winners, as stored (:mod:`scoring.results`)
+    with a chart of them; what decided, and from the game's state what the store does not keep (each player's
+    objective cards, Explorer sets and place on the nugget ladder) and the final scoring's explanation."""
+    stored = stored_result(game)
+    by_rank = stored.by_rank if stored is not None else ()
     chart = stacked(
         gettext("Score breakdown"),
-        [(score.name, [getattr(score, part) for part in OKANAGAN_PARTS]) for score in by_rank],
+        [(player.name, [player.points.get(part, 0) for part in OKANAGAN_PARTS]) for player in by_rank],
         [str(PARTS[part]) for part in OKANAGAN_PARTS],
     )
-    section = result.sections[-1]
     return {
         "players": by_rank,
         "lines": final_lines(result),
-        "winners": final.winners,
-        "decided_by": final.decided_by.value,
+        "winner_sentence": winner_sentence(game.winners),
+        "decided_by": result.final.decided_by.value,
         "decider": okanagan_decider(result),
-        "section": section,
+        "section": result.sections[-1],
         "chart": chart,
     }
 
 
-def winners_line(winners: tuple[str, ...]) -> str:
-    """The winners' line ("Winner: Ann", "Shared win: Ann, Ben") in the reader's language."""
-    return ngettext("Winner: %(names)s", "Shared win: %(names)s", len(winners)) % {"names": ", ".join(winners)}
+def bgstats_context(request: HttpRequest, game: Game, *, member: bool) -> dict[str, object]:
+    """The BG Stats card of a finished game's page (``bgstats``), for who may log the play
+    (:func:`~scoring.access.may_log_play`); ``None`` for anyone else, or a game whose result is not stored."""
+    stored = stored_result(game) if may_log_play(request, game, member=member) else None
+    return {"bgstats": None if stored is None else card(play_of(game, stored))}
 
 
 def okanagan_decider(result: OkanaganResult) -> str:
@@ -410,55 +415,42 @@ def sheet_decider(result: SheetResult) -> str:
     return "" if result.decider is None else explain(result.decider)
 
 
-def result_png(game: Game) -> bytes:
+def result_png(game: Game, stored: StoredResult) -> bytes:
     """A finished game's result as a PNG for a chat's link preview: the winners, what decided, each player by
-    rank with that game's parts."""
+    rank with that game's parts, from its ``stored`` result (:mod:`scoring.results`)."""
     if game.is_okanagan:
-        result = states.current(game).result
-        winners, decider = result.final.winners, okanagan_decider(result)
-        lines = [
-            ImageLine(
-                line.score.rank,
-                line.score.name,
-                line.colour,
-                ngettext("%(points)d VP", "%(points)d VP", line.score.total) % {"points": line.score.total},
-                _parts([(part, getattr(line.score, part)) for part in OKANAGAN_PARTS]),
-            )
-            for line in final_lines(result)
-        ]
+        decider = okanagan_decider(states.current(game).result)
     else:
-        sheet = score_sheet(game.sheet)
-        winners, decider = sheet.winners, sheet_decider(sheet)
-        colours = seat_colours([score.name for score in sheet.players])
-        lines = [
-            ImageLine(
-                score.rank,
-                score.name,
-                colours[score.name],
-                ngettext("%(points)d point", "%(points)d points", score.total) % {"points": score.total},
-                _parts(list(score.points.items())),
-            )
-            for score in _by_rank(sheet)
-        ]
+        decider = sheet_decider(score_sheet(game.sheet))
+    colours = seat_colours([player.name for player in stored.players])
+    lines = [
+        ImageLine(
+            player.rank,
+            player.name,
+            colours[player.name],
+            _points(game, player.total),
+            " · ".join(f"{PARTS[part]} {points}" for part, points in player.points.items()),
+        )
+        for player in stored.by_rank
+    ]
     title = f"{game.get_kind_display()} · {game.finished or game.created:%Y-%m-%d}"
-    return draw_result(title, winners_line(winners), decider, lines, get_language() or "en")
+    return draw_result(title, winner_sentence(stored.winners), decider, lines, get_language() or "en")
 
 
-def _parts(parts: list[tuple[str, int]]) -> str:
-    """A player's parts on one line of the image: "Explorer 8 · Objectives 6 · Nuggets 10"."""
-    return " · ".join(f"{PARTS[part]} {points}" for part, points in parts)
-
-
-def _by_rank(result: SheetResult) -> list[SheetScore]:
-    """A sheet's players from first place to last; players who share a place stay in sheet order."""
-    return sorted(result.players, key=lambda score: score.rank)
+def _points(game: Game, total: int) -> str:
+    """A total on the image: VP for Okanagan, points on a score sheet."""
+    if game.is_okanagan:
+        return ngettext("%(points)d VP", "%(points)d VP", total) % {"points": total}
+    return ngettext("%(points)d point", "%(points)d points", total) % {"points": total}
 
 
 def sheet_context(game: Game) -> dict[str, object]:
     """A finished Small Islands or Cooper Island game: ``final``, each component per player from first place to
-    last (players who share a place in sheet order), the winners, what decided, the explanation."""
+    last (players who share a place in sheet order) and the winners as stored (:mod:`scoring.results`), what
+    decided and the explanation from the sheet."""
     result = score_sheet(game.sheet)
-    rows = [score.to_json() for score in _by_rank(result)]
+    stored = stored_result(game)
+    rows = [player.to_json() for player in stored.by_rank] if stored is not None else []
     columns = [key for key in rows[0] if key not in {"name", "total", "rank"}] if rows else []
     chart = stacked(
         gettext("Score breakdown"),
@@ -466,15 +458,14 @@ def sheet_context(game: Game) -> dict[str, object]:
         [str(PARTS[column]) for column in columns],
     )
     final = {
-        "players": result.players,
         "rows": rows,
         "columns": columns,
-        "winners": result.winners,
+        "winner_sentence": winner_sentence(game.winners),  # as stored
         "decider": sheet_decider(result),
         "section": result.sections[0],
         "chart": chart,
     }
-    return {"game": game, "result": result, "final": final}
+    return {"game": game, "final": final}
 
 
 def table_context(request: HtmxHttpRequest, game: Game) -> dict[str, object]:

@@ -15,49 +15,19 @@ from uuid import UUID, uuid4
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from rules import GameState, OkanaganResult, Result, final_score, name_key, score_okanagan, score_sheet
+from rules import GameState, OkanaganResult, PlayerResult, final_score, name_key, score_okanagan, score_sheet
 from rules.record import check_event_count
 
 from . import states
 from .live.versions import game_changed
 from .models import Event, Game, Group, Profile, Seat, new_table_code
+from .results import store_result
 
 type Events = list[dict[str, Any]]
 
 
 class StaleGame(Exception):
     """The game changed since the phone loaded it."""
-
-
-@dataclass(frozen=True)
-class SeatResult:
-    """One seat's final result as the engine gives it, stored on the seat when the game finishes: what the
-    statistics read (:mod:`scoring.statistics`), so that no page replays a game to count."""
-
-    total: int
-    rank: int
-    parts: dict[str, int]
-    """Each component of the score (the result JSON's ``*_points`` fields), in the engine's order."""
-
-
-def seat_results(result: Result) -> tuple[SeatResult, ...]:
-    """Each player's result as the engine's result JSON gives it (its ``players``: seat order, or the sheet's
-    order): the components (the ``*_points`` fields), the total and the rank. Nothing is scored here."""
-    players = result.to_json()["players"]
-    assert isinstance(players, list)
-    return tuple(
-        SeatResult(
-            total=_whole(row["total"]),
-            rank=_whole(row["rank"]),
-            parts={key: _whole(value) for key, value in row.items() if key.endswith("_points")},
-        )
-        for row in players
-    )
-
-
-def _whole(value: object) -> int:
-    assert isinstance(value, int)  # the result JSON's points, totals and ranks are whole numbers
-    return value
 
 
 @dataclass(frozen=True)
@@ -70,9 +40,10 @@ class NewGame:
     promos: bool = False
     sheet: dict[str, Any] | None = None
     events: Sequence[object] = ()
-    results: tuple[SeatResult, ...] | None = None
+    results: tuple[PlayerResult, ...] | None = None
     """Each seat's final result, for a finished game (``None``: in progress)."""
     winners: tuple[str, ...] = ()
+    """The engine's winners, for a finished game (:mod:`scoring.results`)."""
     finished: datetime | None = None
     created: datetime | None = None
     """When it was played, if not now (a restored game)."""
@@ -134,7 +105,7 @@ def _with_result(seat: Seat, new: NewGame, position: int) -> Seat:
     """``seat`` with its final result, if ``new`` is finished."""
     if new.results is not None:
         result = new.results[position]
-        seat.total, seat.rank, seat.parts = result.total, result.rank, result.parts
+        seat.total, seat.rank, seat.parts = result.total, result.rank, dict(result.points)
     return seat
 
 
@@ -170,8 +141,8 @@ def sheet_game(sheet: dict[str, Any]) -> NewGame:
         kind,
         players,
         sheet=sheet,
-        results=seat_results(result),
-        winners=tuple(name for name in result.winners if name in players),  # not the solo game's Alexis card
+        results=result.standings,
+        winners=result.winners,
     )
 
 
@@ -353,19 +324,6 @@ def _kept_marks(marks: list[str], old: Events, new: Events) -> dict[int, str]:
             break
         kept[len(new) - back] = marks[len(old) - back]
     return kept
-
-
-def store_result(game: Game, result: Result) -> None:
-    """Copy the winners, and each seat's total, rank and score parts, of a finished game (of any kind: an
-    Okanagan result or a score sheet's): what the group's page and its statistics read."""
-    seats = sorted(game.seats.all(), key=lambda seat: seat.position)  # the result's players are in seat order
-    winners = result.to_json()["winners"]
-    assert isinstance(winners, list)
-    game.winners = [name for name in winners if name in {seat.name for seat in seats}]  # not Alexis
-    game.save(update_fields=["winners", "status", "finished"])
-    for seat, seat_result in zip(seats, seat_results(result), strict=True):
-        seat.total, seat.rank, seat.parts = seat_result.total, seat_result.rank, seat_result.parts
-    Seat.objects.bulk_update(seats, ["total", "rank", "parts"])
 
 
 def finish(game: Game, revision: int) -> OkanaganResult:

@@ -107,7 +107,9 @@ class Game(models.Model):
     created = models.DateTimeField(auto_now_add=True)
     finished = models.DateTimeField(null=True, blank=True)
     winners = models.JSONField(default=list)
-    """The winners' names once finished (a copy of the engine's result; the statistics read each seat's rank)."""
+    """The winners once finished, as the engine names them (a solo game's opponent card among them when it wins):
+    with each seat's ``total``, ``rank`` and ``parts``, the one stored source of a finished play
+    (:mod:`scoring.results`)."""
     uuid = models.UUIDField(default=uuid.uuid4, editable=False)
     """This play's id outside the site (BG Stats' play uuid): the same on every export, so that a play sent
     twice is one play; carried by the group's backup into the restored group."""

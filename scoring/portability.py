@@ -28,7 +28,7 @@ from django.utils.translation import gettext as _
 from rules import EventType, RulesError, hide_objectives, names_problem, parse_record, score_record
 
 from .forms import checked_name, checked_text
-from .log import NewGame, Profiles, create_games, seat_results, sheet_game
+from .log import NewGame, Profiles, create_games, sheet_game
 from .models import GROUP_NAME_LENGTH, Event, Game, Group, Seat, new_token, record_document
 from .quotas import OverQuota, check_games, check_groups
 from .statistics import OKANAGAN_PARTS, plays
@@ -274,7 +274,7 @@ def _checked_game(number: int, entry: object) -> NewGame:
             )
             if entry.get("status") != Game.Status.FINISHED or record.hidden_objectives is not None:
                 return game  # in progress; with its cards hidden, until the players enter them again
-            return replace(game, results=seat_results(result), winners=result.final.winners, finished=finished)
+            return replace(game, results=result.standings, winners=result.winners, finished=finished)
         if kind in (Game.Kind.SMALL_ISLANDS, Game.Kind.COOPER_ISLAND) and isinstance(document, dict):
             return replace(sheet_game(document), created=created, finished=finished, uuid=_uuid(entry.get("uuid")))
         raise BadBackup(_("it is not a game of Okanagan, Small Islands or Cooper Island"))

@@ -11,7 +11,7 @@ plays. *Head-to-head*: over the games two players both played, who was ranked hi
 A *streak* is a run of consecutive wins in the order the games were played.
 
 Totals, ranks and score parts are the engine's, stored on each seat when its game finished
-(:func:`scoring.log.store_result`, :func:`scoring.log.create_games`): nothing is replayed here, and each
+(:func:`scoring.results.store_result`, :func:`scoring.log.create_games`): nothing is replayed here, and each
 function runs the same number of queries however many games the group has.
 """
 
@@ -36,7 +36,7 @@ type PlayerKey = tuple[int, str]
 
 
 @dataclass(frozen=True)
-class Play:
+class PlayedSeat:
     """One player's result in one finished game, as stored when the game finished."""
 
     game_id: int
@@ -80,7 +80,7 @@ PLAYS_CHUNK = 2000
 """How many seats :func:`plays` reads at a time: memory does not grow with the group."""
 
 
-def plays(group: Group) -> Iterator[Play]:
+def plays(group: Group) -> Iterator[PlayedSeat]:
     """Every play of the group's finished games, in the order the games were played (then seat order), from one
     query read :data:`PLAYS_CHUNK` seats at a time."""
     rows = (
@@ -94,7 +94,7 @@ def plays(group: Group) -> Iterator[Play]:
     for _game_id, game_rows in groupby(rows, key=itemgetter(0)):  # a game's seats come together
         seats = list(game_rows)
         for game_id, kind, finished, created, position, name, profile_id, profile_name, total, rank, parts in seats:
-            yield Play(
+            yield PlayedSeat(
                 game_id=game_id,
                 kind=Game.Kind(kind),
                 day=(finished or created).date(),
@@ -117,7 +117,7 @@ class PlayerStats:
     key: PlayerKey
     profile_id: int | None
     name: str
-    scores: list[Play] = field(default_factory=list)
+    scores: list[PlayedSeat] = field(default_factory=list)
     """Their plays, in the order the games were played."""
 
     @property
@@ -142,7 +142,7 @@ class PlayerStats:
 
     def by_player_count(self) -> list[tuple[int, int, int, float]]:
         """(players at the table, plays, wins, win rate), fewest players first."""
-        groups: dict[int, list[Play]] = defaultdict(list)
+        groups: dict[int, list[PlayedSeat]] = defaultdict(list)
         for score in self.scores:
             groups[score.players].append(score)
         return [
@@ -190,16 +190,16 @@ class GameStats:
     head_to_head: list[HeadToHead]
 
 
-def group_stats(group: Group, played: Iterable[Play] | None = None) -> list[GameStats]:
+def group_stats(group: Group, played: Iterable[PlayedSeat] | None = None) -> list[GameStats]:
     """For each game the group has finished plays of, each player's record and the head-to-heads (from
     ``played``, if the caller has read the plays already)."""
-    by_kind: dict[Game.Kind, dict[int, list[Play]]] = defaultdict(dict)
+    by_kind: dict[Game.Kind, dict[int, list[PlayedSeat]]] = defaultdict(dict)
     for play in plays(group) if played is None else played:
         by_kind[play.kind].setdefault(play.game_id, []).append(play)
     return [_game_stats(kind, list(by_kind[kind].values())) for kind in Game.Kind if kind in by_kind]
 
 
-def _game_stats(kind: Game.Kind, games: list[list[Play]]) -> GameStats:
+def _game_stats(kind: Game.Kind, games: list[list[PlayedSeat]]) -> GameStats:
     players: dict[PlayerKey, PlayerStats] = {}
     for scores in games:
         for score in scores:
@@ -209,7 +209,7 @@ def _game_stats(kind: Game.Kind, games: list[list[Play]]) -> GameStats:
     return GameStats(kind, len(games), ordered, _head_to_head(games))
 
 
-def _head_to_head(games: Iterable[list[Play]]) -> list[HeadToHead]:
+def _head_to_head(games: Iterable[list[PlayedSeat]]) -> list[HeadToHead]:
     tally: dict[tuple[PlayerKey, PlayerKey], list[int]] = defaultdict(lambda: [0, 0, 0, 0])
     names: dict[PlayerKey, str] = {}
     for scores in games:
@@ -253,21 +253,3 @@ def group_summary(group: Group, profiles: Iterable[Profile]) -> list[PlayerLine]
     ]
     lines.sort(key=lambda line: (-line.wins, -line.plays, line.profile.name))
     return lines
-
-
-@dataclass(frozen=True)
-class StoredScore:
-    """A seat's result as stored when its game finished (by the seat's name, as the game's record names it)."""
-
-    name: str
-    total: int
-    rank: int
-
-
-def stored_scores(game: Game) -> list[StoredScore]:
-    """The finished ``game``'s results in seat order, from its seats (prefetched, or one query)."""
-    return [
-        StoredScore(seat.name, seat.total, seat.rank)
-        for seat in sorted(game.seats.all(), key=lambda seat: seat.position)
-        if seat.total is not None and seat.rank is not None
-    ]

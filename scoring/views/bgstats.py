@@ -9,26 +9,24 @@ from django.http import Http404, HttpResponseBase
 from django.shortcuts import get_object_or_404
 from django.views.decorators.http import require_safe
 
-from scoring.access import has_joined, is_member, member_group
+from scoring.access import may_log_play, member_group
 from scoring.bgstats import Play, bgsplay, group_plays, play_of
 from scoring.http import HtmxHttpRequest
 from scoring.models import Game, Group
-from scoring.statistics import stored_scores
+from scoring.results import stored_result
 from scoring.streams import download
 
 
 @require_safe
 def game_bgsplay(request: HtmxHttpRequest, game_id: int) -> HttpResponseBase:
-    """One finished game's play file, for whoever may see the game's page (its group's members, and the
-    phones that joined its table); a game in progress, or one finished without its results stored, has none
-    (404)."""
+    """One finished game's play file, for whoever may log it (:func:`~scoring.access.may_log_play`: its group's
+    members, and the phones that joined its table); a game in progress, or one finished without its result
+    stored, has none (404)."""
     game = get_object_or_404(Game.objects.select_related("group").prefetch_related("seats"), pk=game_id)
-    if game.is_playing or not (is_member(request, game) or has_joined(request, game)):
+    result = stored_result(game) if may_log_play(request, game) else None
+    if result is None:
         raise Http404
-    scores = stored_scores(game)
-    if len(scores) != len(game.seats.all()):
-        raise Http404
-    return _file([play_of(game, scores)], _me(request, game.group), f"{game.kind.replace('_', '-')}-{game.pk}.bgsplay")
+    return _file([play_of(game, result)], _me(request, game.group), f"{game.kind.replace('_', '-')}-{game.pk}.bgsplay")
 
 
 @require_safe

@@ -37,6 +37,7 @@ from scoring.access import (
     okanagan_game,
 )
 from scoring.board import (
+    bgstats_context,
     game_context,
     live_etag,
     live_part,
@@ -60,6 +61,7 @@ from scoring.phones import known_phone, my_seat
 from scoring.portability import exported_document
 from scoring.quotas import OverQuota, check_games
 from scoring.rate_limits import over_limit, too_many
+from scoring.results import stored_result
 from scoring.streams import attachment
 from scoring.wording import error_text
 
@@ -147,7 +149,12 @@ def game_detail(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     if not game.is_okanagan and game.is_playing:
         return _sheet_table(request, game)
     if not game.is_okanagan:
-        context = {**sheet_context(game), **result_links(request, game), "member": member}
+        context = {
+            **sheet_context(game),
+            **result_links(request, game),
+            **bgstats_context(request, game, member=member),
+            "member": member,
+        }
         return render(request, "scoring/sheet_game.html", context)
     template = "scoring/game.html#game" if request.htmx else "scoring/game.html"
     response = render(request, template, game_context(request, game, member=member))
@@ -467,7 +474,8 @@ def result_image(request: HtmxHttpRequest, token: str) -> HttpResponse:
     """The finished game's result as a PNG for a chat's link preview, in the reader's language; 404 while the
     game is on, and where its result page is."""
     game = _watched(request, token)
-    if game.is_playing:
+    stored = None if game.is_playing else stored_result(game)
+    if stored is None:
         raise Http404
     # Drawing takes tens of milliseconds: the image of a game at a revision in a language is drawn once, kept in
     # the shared cache, and a browser or chat app that has it already is told so (304) by its ETag.
@@ -479,7 +487,7 @@ def result_image(request: HtmxHttpRequest, token: str) -> HttpResponse:
         key = f"result-image:{version}"
         png = _from_cache(key)
         if png is None:
-            png = result_png(game)
+            png = result_png(game, stored)
             _to_cache(key, png, RESULT_IMAGE_SECONDS)
         response = HttpResponse(png, content_type="image/png")
     response["ETag"] = etag

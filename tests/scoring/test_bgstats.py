@@ -112,7 +112,7 @@ def test_the_link_carries_every_field_of_the_spec(member_client: Client, group: 
     assert data["playDate"] == game.finished.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S")  # type: ignore[union-attr]
     assert data["durationMin"] == 75 and type(data["durationMin"]) is int
     assert data["board"] == "" and data["location"] == "Friday table"
-    assert data["comments"] == "Shared win: Ann, Ben, Cy" and len(data["comments"]) < 400
+    assert data["comments"] == "Shared win: Ann, Ben, and Cy" and len(data["comments"]) < 400
     assert set(data["game"]) == LINK_GAME_KEYS
     assert data["game"] == {
         "name": "Okanagan: Valley of the Lakes",
@@ -212,12 +212,12 @@ def test_the_link_speaks_the_reader_s_language(member_client: Client, group: Gro
     game = finished_okanagan(group, "okanagan-shared-victory", promos=True)
     member_client.cookies["django_language"] = "fr"
     data = link_data(page_links(member_client, game)["bgstats-app"])
-    assert (data["comments"], data["board"]) == ("Victoire partagée : Ann, Ben, Cy", "Tuiles promo")
+    assert (data["comments"], data["board"]) == ("Victoire partagée : Ann, Ben et Cy", "Tuiles promo")
     assert data["game"]["name"] == "Okanagan: Valley of the Lakes"  # BoardGameGeek's title, in every language
     response = member_client.get(f"/groups/{group.pk}/plays.bgsplay")
     with translation.override("en"):  # the file is made as it is sent, after the view: in the reader's language
         [play] = json.loads(response.getvalue())["plays"]
-    assert (play["comments"], play["board"]) == ("Victoire partagée : Ann, Ben, Cy", "Tuiles promo")
+    assert (play["comments"], play["board"]) == ("Victoire partagée : Ann, Ben et Cy", "Tuiles promo")
 
 
 def test_a_game_not_played_in_one_sitting_has_an_unknown_duration(member_client: Client, group: Group) -> None:

@@ -15,6 +15,7 @@ from django.utils.translation import get_language
 from scoring import board
 from scoring.log import create_game, create_sheet_game, finish, reopen, start_sheet_game
 from scoring.models import Game, Group
+from scoring.results import StoredResult
 from scoring.views import games
 
 DATA = Path(__file__).parent.parent / "data"
@@ -221,9 +222,9 @@ def test_the_result_image_is_drawn_once_a_revision_and_language_and_a_304_for_it
     game = finished_game(group)
     drawn: list[str] = []
 
-    def counted(game: Game) -> bytes:
+    def counted(game: Game, stored: StoredResult) -> bytes:
         drawn.append(get_language())
-        return board.result_png(game)
+        return board.result_png(game, stored)
 
     monkeypatch.setattr(games, "result_png", counted)
     url, visitor = f"/watch/{game.spectator_token}/result.png", Client()

@@ -1,7 +1,7 @@
 """``manage.py check_data``: find stored data that today's rules refuse, such as text stored before
 the text rules (a lone surrogate, a control character, an invisible name), a log no longer legal, or a
-finished game whose stored results (each seat's total, rank and score parts, which the statistics count)
-differ from what replaying it gives, or a stored state (:mod:`scoring.states`: the state after each event,
+finished game whose stored result (:mod:`scoring.results`: each seat's total, rank and score parts, and the
+winners) differs from what replaying it gives, or a stored state (:mod:`scoring.states`: the state after each event,
 which the pages read) that differs from a fresh replay of the log.
 
 Prints one line per problem and exits with status 1 if there is any, so that it can run after a
@@ -17,11 +17,11 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from rules import RulesError, name_problem, score_document, text_problem
+from rules import Result, RulesError, name_problem, score_document, text_problem
 from scoring import states
-from scoring.log import seat_results
 from scoring.models import GROUP_NAME_LENGTH, Game, Group, Profile
 from scoring.portability import game_document
+from scoring.results import stored_result
 
 
 class Command(BaseCommand):
@@ -76,8 +76,19 @@ def problems() -> Iterator[str]:
             for difference in states.differences(game):
                 yield f"game {game.pk}: {difference}"
         if not game.is_playing:
-            seats = sorted(game.seats.all(), key=lambda seat: seat.position)
-            for seat, replayed in zip(seats, seat_results(result), strict=False):
-                stored, replay = (seat.total, seat.rank, seat.parts), (replayed.total, replayed.rank, replayed.parts)
-                if stored != replay:  # the statistics count what is stored
-                    yield f"game {game.pk}: seat {seat.name!r}: stored (total, rank, parts) {stored}, replayed {replay}"
+            yield from _stored_differences(game, result)
+
+
+def _stored_differences(game: Game, result: Result) -> Iterator[str]:
+    """How the finished ``game``'s stored result differs from ``result``, its replay: every page of a finished
+    game, its files and the statistics read what is stored (:mod:`scoring.results`)."""
+    stored = stored_result(game)
+    if stored is None:
+        yield f"game {game.pk}: finished without its result stored"
+        return
+    for mine, replayed in zip(stored.players, result.standings, strict=False):
+        if mine != replayed:
+            before, after = (mine.total, mine.rank, dict(mine.points)), (replayed.total, replayed.rank, replayed.points)
+            yield f"game {game.pk}: seat {mine.name!r}: stored (total, rank, parts) {before}, replayed {after}"
+    if stored.winners != result.winners:
+        yield f"game {game.pk}: stored winners {list(stored.winners)}, replayed {list(result.winners)}"
