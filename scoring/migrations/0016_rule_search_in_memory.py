@@ -22,7 +22,7 @@ def create_fts_table(apps: StateApps, schema_editor: BaseDatabaseSchemaEditor) -
 class Migration(migrations.Migration):
 
     dependencies = [
-        ("scoring", "0014_start_token"),
+        ("scoring", "0015_winners_as_the_engine_names_them"),
     ]
 
     operations = [
