@@ -1,1 +1,2 @@
-"""Rules help: the rules search, its analysis of words and the players' vocabulary per language."""
+"""The help a table needs with the rules: the rules search, its analysis of words and the players' vocabulary
+per language."""
