@@ -21,7 +21,7 @@ from scoring.http import HtmxHttpRequest
 from scoring.models import Group, Seat
 from scoring.portability import BadBackup, RestoreUnderWay, backup, one_restore_at_a_time, plays_csv, restore
 from scoring.quotas import OverQuota, check_groups
-from scoring.rate_limits import over_limit, too_many
+from scoring.rate_limits import over_limit, too_many, used_up
 from scoring.statistics import group_summary, player_stats
 from scoring.streams import download
 
@@ -160,8 +160,9 @@ def group_plays_csv(request: HtmxHttpRequest, group_id: int) -> HttpResponseBase
 @login_required
 @require_POST
 def group_restore(request: HtmxHttpRequest) -> HttpResponse:
-    """A new group from a backup file, owned by whoever restores it; a few an hour per account."""
-    if over_limit(request, "restore"):
+    """A new group from a backup file, owned by whoever restores it; a few an hour per account. Only a restore
+    that goes through counts: one refused (a bad file, a quota, another restore under way) costs none."""
+    if used_up(request, "restore"):  # two of one account at once: one_restore_at_a_time refuses the second
         return too_many(request)
     form = RestoreForm(request.POST, request.FILES)
     if form.is_valid():
@@ -178,6 +179,7 @@ def group_restore(request: HtmxHttpRequest) -> HttpResponse:
         except BadBackup as error:
             form.add_error("backup", str(error))
         else:
+            over_limit(request, "restore")  # counted once it went through
             count = group.games.count()
             messages.success(
                 request,

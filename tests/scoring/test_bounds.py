@@ -14,7 +14,7 @@ from django.db import DatabaseError
 from django.test import Client
 from pytest_django.fixtures import Settings
 
-from scoring import portability
+from scoring import portability, rate_limits
 from scoring.log import NewGame
 from scoring.models import Event, EventState, Game, Group
 from scoring.portability import one_restore_at_a_time
@@ -202,3 +202,26 @@ def test_what_an_account_stores_counts_every_event_and_sheet_of_its_groups(
     assert events and sheets
     assert abs(stored_bytes(owner.pk) - (events + sheets)) <= 0.05 * (events + sheets)  # as the database writes it
     assert stored_bytes(User.objects.create_user("rita").pk) == 0
+
+
+def test_only_a_restore_that_goes_through_counts_against_the_hourly_limit(
+    member_client: Client, group: Group, game: Game, settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(rate_limits.RATES, "restore", "2/h")
+    backup, someone = a_backup(member_client, group, game), logged_in(User.objects.create_user("rita"))
+
+    def post(upload: SimpleUploadedFile) -> int:
+        upload.seek(0)
+        return someone.post("/groups/restore/", {"backup": upload}).status_code
+
+    refused = [post(SimpleUploadedFile("backup.json", b'{"format": "something else"}')) for _ in range(3)]
+    settings.QUOTA_GAMES = 2  # the backup holds 3
+    refused += [post(backup) for _ in range(3)]
+    settings.QUOTA_GAMES = 5000
+    with one_restore_at_a_time():
+        refused += [post(backup) for _ in range(3)]
+    assert refused == [422] * 6 + [429] * 3  # each refused for its own reason, none for the limit
+    assert [post(backup), post(backup)] == [302, 302]
+    response = someone.post("/groups/restore/", {"backup": backup})
+    assert response.status_code == 429 and "Too many attempts" in response.content.decode()
+    assert Group.objects.filter(owner__username="rita").count() == 2
