@@ -20,7 +20,7 @@ from scoring.forms import GroupForm, ImportForm, ProfileForm, RestoreForm
 from scoring.http import HtmxHttpRequest
 from scoring.models import Group, Seat
 from scoring.portability import BadBackup, RestoreUnderWay, backup, one_restore_at_a_time, plays_csv, restore
-from scoring.quotas import OverQuota, check_groups
+from scoring.quotas import OverQuota, kept_within
 from scoring.rate_limits import over_limit, too_many, used_up
 from scoring.statistics import group_summary, player_stats
 from scoring.streams import download
@@ -39,17 +39,16 @@ def group_create(request: HtmxHttpRequest) -> HttpResponse:
     assert isinstance(user, User)  # login_required
     if form.is_valid():
         try:
-            check_groups(user.pk)
+            with kept_within(user.pk, groups=1):
+                group = form.save(commit=False)
+                group.owner = user
+                group.save()
+                group.members.add(user)
         except OverQuota as error:
             form.add_error("name", str(error))
-    if not form.is_valid():
-        return render(request, "scoring/home.html", home_context(request, group_form=form), status=422)
-    with transaction.atomic():
-        group = form.save(commit=False)
-        group.owner = user
-        group.save()
-        group.members.add(user)
-    return redirect("group", group_id=group.pk)
+        else:
+            return redirect("group", group_id=group.pk)
+    return render(request, "scoring/home.html", home_context(request, group_form=form), status=422)
 
 
 @require_http_methods(["GET", "POST"])

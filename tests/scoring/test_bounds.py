@@ -168,6 +168,33 @@ def test_a_group_whose_owner_holds_as_many_games_as_they_may_starts_no_more(
     assert Game.objects.count() == 1
 
 
+@pytest.mark.django_db(transaction=True)
+def test_groups_made_at_once_by_one_account_stop_at_its_limit(owner: User, group: Group, settings: Settings) -> None:
+    settings.QUOTA_GROUPS = 2  # it owns one
+    clients = [logged_in(owner) for _ in range(4)]
+    answers = at_once(4, lambda number: clients[number].post("/groups/new/", {"name": f"Table {number}"}))
+    assert sorted(getattr(answer, "status_code", answer) for answer in answers) == [302, 422, 422, 422]
+    assert Group.objects.filter(owner=owner).count() == 2
+
+
+@pytest.mark.django_db(transaction=True)
+def test_games_added_at_once_to_one_account_s_groups_stop_at_its_limit(
+    owner: User, group: Group, settings: Settings
+) -> None:
+    settings.QUOTA_GAMES = 1
+    forms = [start_form(owner, group) for _ in range(2)]
+    clients = [logged_in(owner) for _ in range(4)]
+
+    def add(number: int) -> object:
+        if number < 2:
+            return clients[number].post(f"/groups/{group.pk}/games/new/", forms[number])
+        return clients[number].post(f"/groups/{group.pk}/sheets/new/cooper_island/", {"name_1": "Ann", "name_2": "Ben"})
+
+    answers = [getattr(answer, "status_code", answer) for answer in at_once(4, add)]
+    assert answers.count(302) == 1, answers
+    assert Game.objects.filter(group__owner=owner).count() == 1
+
+
 def test_the_same_start_form_posted_again_at_the_limit_still_lands_on_its_game(
     owner: User, group: Group, settings: Settings
 ) -> None:
