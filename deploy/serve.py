@@ -15,6 +15,9 @@ gunicorn and one nginx (or any load balancer) reaches them over the network.
 
     .venv/bin/python deploy/serve.py [--host 127.0.0.1] [--port 8000] [--workers N] [--servers N]
 
+nginx's error log quotes request lines: it is written on with the table codes and tokens masked
+(``okanagan_site/log_masks.py``), as Django's own log is.
+
 ``start`` and ``Site`` are importable, for the tests and benchmarks that serve the site as ``make serve`` does.
 """
 
@@ -33,6 +36,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import IO, TextIO
 
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:  # run as a script
@@ -40,6 +44,7 @@ if str(ROOT) not in sys.path:  # run as a script
 
 from bench.production import manage, prepare  # noqa: E402
 from okanagan_site.hosts import own_addresses  # noqa: E402
+from okanagan_site.log_masks import masked  # noqa: E402
 
 RUN_DIR = ROOT / "run"
 NGINX = os.environ.get("NGINX", shutil.which("nginx") or "/usr/sbin/nginx")
@@ -98,6 +103,8 @@ class Site:
     """Each app server's unix socket, in the order of ``servers``."""
     env: dict[str, str]
     workers: int
+    log: TextIO | None = None
+    """Where the app servers' messages and nginx's error log go (``None``: this process's standard error)."""
     nginx: subprocess.Popen[bytes] | None = None
     stopping: threading.Event = field(default_factory=threading.Event)
     supervisor: threading.Thread | None = None
@@ -118,7 +125,7 @@ class Site:
                 if process.poll() is not None:
                     print(f"serve: app server {index + 1} exited ({process.returncode}): starting it again",
                           file=sys.stderr)  # fmt: skip
-                    self.servers[index] = gunicorn(self.env, self.sockets[index], self.workers)
+                    self.servers[index] = gunicorn(self.env, self.sockets[index], self.workers, self.log)
 
     def stop(self) -> None:
         """Stop nginx (at once), then the app servers (their workers finish their request)."""
@@ -149,23 +156,34 @@ def answers(connection: http.client.HTTPConnection) -> bool:
         connection.close()
 
 
-def start(env: dict[str, str], host: str, port: int, workers: int, run_dir: Path = RUN_DIR, servers: int = 1) -> Site:
+def start(
+    env: dict[str, str],
+    host: str,
+    port: int,
+    workers: int,
+    run_dir: Path = RUN_DIR,
+    servers: int = 1,
+    log: TextIO | None = None,
+) -> Site:
     """Start ``servers`` gunicorn instances of ``workers`` workers, each on a unix socket in ``run_dir``, then
-    nginx on ``host:port`` in front of them; return once each server and nginx answer."""
+    nginx on ``host:port`` in front of them; return once each server and nginx answer. Their messages go to
+    ``log`` (a file), or else to this process's standard error."""
     run_dir.mkdir(parents=True, exist_ok=True)
     sockets = [run_dir / f"gunicorn-{number}.sock" for number in range(1, servers + 1)]
     listen = f"[{host.strip('[]')}]:{port}" if ":" in host else f"{host}:{port}"
     upstreams = [argument for path in sockets for argument in ("--socket", str(path))]
     proxies = [f"--trusted-proxy={proxy}" for proxy in env.get("TRUSTED_PROXIES", "").split(",") if proxy.strip()]
     manage(env, "nginx_conf", "--listen", listen, *upstreams, "--run-dir", str(run_dir), *proxies)
-    site = Site([gunicorn(env, path, workers) for path in sockets], sockets, env, workers)
+    site = Site([gunicorn(env, path, workers, log) for path in sockets], sockets, env, workers, log)
     probe_host = "127.0.0.1" if host in WILDCARDS else host.strip("[]")
     for _ in range(300):  # nginx once every server answers, so that its first requests find them
         if not site.running():
             break
         if site.nginx is None and all(answers(UnixHTTPConnection(path, timeout=5)) for path in sockets):
             nginx = [NGINX, "-p", str(run_dir), "-c", str(run_dir / "nginx.conf"), "-e", "stderr"]
-            site.nginx = subprocess.Popen(nginx, cwd=ROOT)
+            site.nginx = subprocess.Popen(nginx, cwd=ROOT, stderr=subprocess.PIPE)
+            assert site.nginx.stderr is not None
+            threading.Thread(target=write_masked, args=(site.nginx.stderr, log), name="nginx-log", daemon=True).start()
         if site.nginx is not None and answers(http.client.HTTPConnection(probe_host, port, timeout=5)):
             site.supervise()
             return site
@@ -174,14 +192,24 @@ def start(env: dict[str, str], host: str, port: int, workers: int, run_dir: Path
     raise RuntimeError("the site did not start: see gunicorn's and nginx's messages above")
 
 
-def gunicorn(env: dict[str, str], path: Path, workers: int) -> subprocess.Popen[bytes]:
-    """One app server: gunicorn's sync workers on the unix socket ``path``."""
+def write_masked(lines: IO[bytes], log: TextIO | None) -> None:
+    """Write each of ``lines`` (nginx's error log, until nginx stops) to ``log`` or standard error, masked."""
+    for line in lines:
+        out = log or sys.stderr
+        out.write(masked(line.decode(errors="replace")))
+        out.flush()
+
+
+def gunicorn(env: dict[str, str], path: Path, workers: int, log: TextIO | None = None) -> subprocess.Popen[bytes]:
+    """One app server: gunicorn's sync workers on the unix socket ``path``, its messages to ``log`` (``None``:
+    standard error)."""
     return subprocess.Popen(
         [str(Path(sys.executable).parent / "gunicorn"), "--bind", f"unix:{path}", "--workers", str(workers),
          "--error-logfile", "-", "--log-level", env.get("LOG_LEVEL", "info").lower(), "--no-control-socket",
          "okanagan_site.wsgi"],
         cwd=ROOT,
         env=env,
+        stderr=log,
     )  # fmt: skip
 
 

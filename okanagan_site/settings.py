@@ -288,14 +288,14 @@ LOG_LEVEL = os.environ.get("LOG_LEVEL", "INFO").strip().upper()
 if LOG_LEVEL not in logging.getLevelNamesMapping():
     raise ImproperlyConfigured(f"LOG_LEVEL must be DEBUG, INFO, WARNING, ERROR or CRITICAL, not {LOG_LEVEL!r}")
 # Everything to standard error, where gunicorn's own log goes: each server error (django.request) with
-# its traceback, client errors (4xx) as warnings, and the site's own messages.
+# its traceback, client errors (4xx) as warnings, the site's own messages, and other libraries' warnings; with
+# the table codes and tokens of every path masked (okanagan_site/log_masks.py).
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "formatters": {"line": {"format": "{asctime} {levelname} {name}: {message}", "style": "{"}},
-    "handlers": {"stderr": {"class": "logging.StreamHandler", "formatter": "line"}},
-    "loggers": {
-        "django": {"handlers": ["stderr"], "level": LOG_LEVEL},
-        "scoring": {"handlers": ["stderr"], "level": LOG_LEVEL},
-    },
+    "filters": {"secret_paths": {"()": "okanagan_site.log_masks.MaskSecretPaths"}},
+    "handlers": {"stderr": {"class": "logging.StreamHandler", "formatter": "line", "filters": ["secret_paths"]}},
+    "root": {"handlers": ["stderr"], "level": "WARNING"},
+    "loggers": {"django": {"level": LOG_LEVEL}, "scoring": {"level": LOG_LEVEL}},  # to the root's handler
 }

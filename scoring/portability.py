@@ -19,7 +19,7 @@ from uuid import UUID
 from django.contrib.auth.models import User
 from django.core.cache import cache
 from django.core.exceptions import ValidationError
-from django.db import connection, transaction
+from django.db import connection
 from django.db.models import TextField
 from django.db.models.functions import Cast
 from django.utils.dateparse import parse_datetime
@@ -30,7 +30,7 @@ from rules import EventType, RulesError, hide_objectives, names_problem, parse_r
 from .forms import checked_name, checked_text
 from .log import NewGame, Profiles, create_games, sheet_game
 from .models import GROUP_NAME_LENGTH, Event, Game, Group, Seat, new_token, record_document
-from .quotas import OverQuota, check_games, check_groups
+from .quotas import OverQuota, check_games, check_groups, kept_within
 from .statistics import OKANAGAN_PARTS, plays
 from .streams import json_object, json_text, with_texts
 from .wording import error_text, say
@@ -214,19 +214,20 @@ def restore(owner: User, data: object) -> Group:
         raise BadBackup(
             _("A backup restores at most %(events)d events in all its games.") % {"events": MAX_RESTORED_EVENTS}
         )
-    try:  # before any game is replayed; the games as the database will hold them, about
+    stored = len(json.dumps(games))  # the games as the database will hold them, about
+    try:  # before any game is replayed, and again, the account's row locked, as the group is made
         check_groups(owner.pk)
-        check_games(owner.pk, len(games), len(json.dumps(games)))
+        check_games(owner.pk, len(games), stored)
+        checked = [_checked_game(number, entry) for number, entry in enumerate(games, start=1)]
+        with kept_within(owner.pk, groups=1, games=len(games), stored=stored):
+            group = Group.objects.create(name=group_name, owner=owner)
+            group.members.add(owner)
+            profiles = Profiles(group)
+            uuids = data.get("player_uuids")
+            for player in players:
+                profiles.get(player, _uuid(uuids.get(player) if isinstance(uuids, dict) else None))
     except OverQuota as error:
         raise BadBackup(str(error)) from error
-    checked = [_checked_game(number, entry) for number, entry in enumerate(games, start=1)]
-    with transaction.atomic():
-        group = Group.objects.create(name=group_name, owner=owner)
-        group.members.add(owner)
-        profiles = Profiles(group)
-        uuids = data.get("player_uuids")
-        for player in players:
-            profiles.get(player, _uuid(uuids.get(player) if isinstance(uuids, dict) else None))
     try:
         for number, chunk in enumerate(batched(checked, RESTORE_CHUNK)):
             if number and connection.vendor == "sqlite":

@@ -3,13 +3,24 @@
 The limits are settings (``QUOTA_GROUPS``, ``QUOTA_GAMES``, ``QUOTA_STORED_MB``), generous for a real table (a
 group playing every day for ten years holds under 4,000 games); they bound what one account can make the site
 store, whatever it sends (a backup restored six times an hour, games imported one after another). A group's games
-count against its owner, whoever adds them. Checked before anything is written; two requests of one account at
-the same moment may pass a limit by what they add, not more.
+count against its owner, whoever adds them.
+
+Each limit is checked in the transaction that creates what it counts, holding the owner's row lock
+(:func:`kept_within`): two creations of one account at the same moment wait for each other, and the second one
+counts what the first one made. (On SQLite every write transaction holds the database's lock already:
+:mod:`scoring.locking`.) A restore writes its games after its transaction, a chunk at a time
+(:func:`scoring.portability.restore`): a game added to the account's other groups during those seconds is checked
+against what is written so far.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 from django.conf import settings
+from django.contrib.auth.models import User
+from django.db import transaction
 from django.db.models import Sum, TextField
 from django.db.models.functions import Cast, Length
 from django.utils.translation import gettext as _
@@ -22,9 +33,23 @@ class OverQuota(Exception):
     """What was asked would take the account past one of its limits; the message says which, to the reader."""
 
 
-def check_groups(owner_id: int) -> None:
-    """:class:`OverQuota` if the account ``owner_id`` may not own one more group."""
-    if Group.objects.filter(owner=owner_id).count() >= settings.QUOTA_GROUPS:
+@contextmanager
+def kept_within(owner_id: int, *, groups: int = 0, games: int = 0, stored: int = 0) -> Iterator[None]:
+    """A transaction holding the row lock of the account ``owner_id``, in which ``groups`` more groups and ``games``
+    more games holding ``stored`` more bytes are checked (:class:`OverQuota` before the block runs) and then
+    created by the block: whatever another request of the account creates waits for it, then counts it."""
+    with transaction.atomic():
+        User.objects.select_for_update().filter(pk=owner_id).exists()
+        if groups:
+            check_groups(owner_id, groups)
+        if games or stored:
+            check_games(owner_id, games, stored)
+        yield
+
+
+def check_groups(owner_id: int, groups: int = 1) -> None:
+    """:class:`OverQuota` if the account ``owner_id`` may not own ``groups`` more groups."""
+    if Group.objects.filter(owner=owner_id).count() + groups > settings.QUOTA_GROUPS:
         raise OverQuota(
             ngettext(
                 "An account may own %(count)d group, and yours does.",

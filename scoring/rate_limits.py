@@ -58,13 +58,29 @@ def over_limit(request: HttpRequest, action: Action) -> bool:
     try:
         limited: bool = is_ratelimited(request, group=action, key=KEYS[action], rate=RATES[action], increment=True)
     except CACHE_ERRORS:
-        fails = WITHOUT_CACHE[action]
-        warn_once(logger, f"limit:{action}", "Redis does not answer: the %s limit is %s", action, fails)
-        if fails == "open":
-            return False
-        _refused_uncounted.add(request)
-        return True
+        return _refused_without_cache(request, action)
     return limited
+
+
+def used_up(request: HttpRequest, action: Action) -> bool:
+    """Whether the client has made its :data:`RATES` attempts at ``action`` in this window, counting none: for an
+    action whose attempt counts only once it goes through (a restore: :func:`over_limit` after it). Without the
+    cache, as :data:`WITHOUT_CACHE` says."""
+    try:
+        usage = get_usage(request, group=action, key=KEYS[action], rate=RATES[action])
+    except CACHE_ERRORS:
+        return _refused_without_cache(request, action)
+    return usage is not None and usage["count"] >= usage["limit"]
+
+
+def _refused_without_cache(request: HttpRequest, action: Action) -> bool:
+    """Whether an attempt at ``action`` that the cache could not count is refused (:data:`WITHOUT_CACHE`)."""
+    fails = WITHOUT_CACHE[action]
+    warn_once(logger, f"limit:{action}", "Redis does not answer: the %s limit is %s", action, fails)
+    if fails == "open":
+        return False
+    _refused_uncounted.add(request)
+    return True
 
 
 def too_many(request: HttpRequest, response: HttpResponse | None = None, credentials: Any = None) -> HttpResponse:
@@ -124,12 +140,7 @@ def count_login_failure(
 def logins_refused(request: HttpRequest) -> bool:
     """Whether this client has failed to log in :data:`RATES` ``["login"]`` times in this window, across
     usernames: then every login from it waits for the window's end, whichever account it names."""
-    try:
-        usage = get_usage(request, group="login", key=KEYS["login"], rate=RATES["login"])
-    except CACHE_ERRORS:  # nothing counted: open, as the count itself (WITHOUT_CACHE)
-        _login_limit_open()
-        return False
-    return usage is not None and usage["count"] >= usage["limit"]
+    return used_up(request, "login")
 
 
 def limit_logins(view: Callable[..., HttpResponseBase]) -> Callable[..., HttpResponseBase]:

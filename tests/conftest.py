@@ -77,9 +77,25 @@ def chromium_path() -> str | None:
     return CHROMIUM if Path(CHROMIUM).exists() else shutil.which("chromium")
 
 
+class WithoutServiceWorkers:
+    """A Playwright browser whose new contexts block service workers unless asked (``service_workers="allow"``):
+    the site registers one on every page (static/js/table.js), and a test not about offline use must see the
+    server's answers, not the worker's kept copies, nor depend on what it cached in an earlier page."""
+
+    def __init__(self, browser: Any) -> None:
+        self.browser = browser
+
+    def new_context(self, **options: Any) -> Any:
+        return self.browser.new_context(**{"service_workers": "block"} | options)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.browser, name)
+
+
 @pytest.fixture(scope="session")
 def browser() -> Iterator[Any]:
-    """A headless Debian Chromium driven by Playwright; skipped without one, except in CI."""
+    """A headless Debian Chromium driven by Playwright, whose contexts block service workers unless a test
+    allows them (:class:`WithoutServiceWorkers`); skipped without one, except in CI."""
     path = chromium_path()
     if path is None:
         reason = f"Chromium not found at {CHROMIUM} (apt-get install -y chromium)"
@@ -93,7 +109,7 @@ def browser() -> Iterator[Any]:
     os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
     with sync_playwright() as playwright:
         launched = playwright.chromium.launch(executable_path=path, args=CHROMIUM_FLAGS)
-        yield launched
+        yield WithoutServiceWorkers(launched)
         launched.close()
 
 

@@ -261,6 +261,8 @@ class Fronted:
     run_dir: Path
     env: dict[str, str]
     tls: ssl.SSLContext
+    log: Path
+    """Where the app servers' messages and nginx's error log go, as `make serve` prints them."""
 
 
 @pytest.fixture(scope="module", params=["sqlite", "postgres"])
@@ -285,7 +287,8 @@ def fronted(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFac
         env.pop(test_only, None)
     prepare(env)
     port, ports = free_port(), (free_port(), free_port())
-    site = start(env, "127.0.0.1", port, workers=1, run_dir=folder / "run", servers=2)
+    log = (folder / "serve.log").open("w")
+    site = start(env, "127.0.0.1", port, workers=1, run_dir=folder / "run", servers=2, log=log)
     config = FRONT_CONF.format(
         user=f"user {getpass.getuser()};" if os.geteuid() == 0 else "",
         folder=front, first_port=ports[0], second_port=ports[1], first=CLIENTS[0], second=CLIENTS[1],
@@ -299,11 +302,12 @@ def fronted(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFac
             if answers(http.client.HTTPSConnection("127.0.0.1", ports[0], timeout=5, context=tls)):
                 break
             time.sleep(0.1)
-        yield Fronted(site, ports, port, folder / "run", env, tls)
+        yield Fronted(site, ports, port, folder / "run", env, tls, folder / "serve.log")
     finally:
         terminator.terminate()
         terminator.wait(30)
         site.stop()
+        log.close()
 
 
 def ask(fronted: Fronted, path: str, client: int = 0) -> http.client.HTTPResponse:
@@ -414,3 +418,28 @@ def test_the_access_log_keeps_no_table_code_or_token(fronted: Fronted) -> None:
     for masked in ('"GET /join/*/"', '"GET /watch/*/live/?"', '"GET /invite/*/"', '"GET /join/?"'):
         assert masked in log
     assert f"{CLIENTS[1]} [" in log  # each client's own address, not the terminator's
+
+
+def test_no_log_keeps_a_table_code_or_token_when_a_request_fails(fronted: Fronted) -> None:
+    """nginx's error log quotes the request line and the upstream URL of a request an app server did not take,
+    and Django logs each page not found with its path: both are written masked, as the access log."""
+    secrets = ("SECRETCODE9", "spectatortoken42", "invitetoken77", "QUERYCODE5")
+    paths = (f"/join/{secrets[0]}/", f"/watch/{secrets[1]}/live/?view=watch", f"/invite/{secrets[2]}/x/",
+             f"/join/?code={secrets[3]}")  # fmt: skip
+    assert ask(fronted, paths[1]).status == 404
+    dead = fronted.site.servers[0]
+    dead.send_signal(signal.SIGKILL)  # nginx cannot reach it until it is started again
+    dead.wait()
+    deadline = time.monotonic() + 120
+    while not (fronted.site.servers[0] is not dead and answers(UnixHTTPConnection(fronted.site.sockets[0]))):
+        assert time.monotonic() < deadline, "the dead app server was not started again"
+        for path in paths:
+            ask(fronted, path)
+    log = fronted.log.read_text()
+    failed = r'\[error\] .* request: "GET /(join|watch|invite)/\*/\S* HTTP/1\.\d", upstream: "http://unix:\S+:/\1/\*/'
+    assert re.search(failed, log)  # a request the dead app server did not take: nginx says why
+    assert "WARNING django.request: Not Found: /watch/*/live/" in log
+    files = [fronted.log, *(path for path in fronted.run_dir.rglob("*") if path.is_file() and path.suffix != ".sock")]
+    assert not [
+        (secret, path.name) for path in files for secret in secrets if secret in path.read_text(errors="replace")
+    ]

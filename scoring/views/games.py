@@ -59,7 +59,7 @@ from scoring.log import StaleGame, append_event, change_log, create_game, create
 from scoring.models import Game
 from scoring.phones import known_phone, my_seat
 from scoring.portability import exported_document
-from scoring.quotas import OverQuota, check_games
+from scoring.quotas import OverQuota, check_games, kept_within
 from scoring.rate_limits import over_limit, too_many
 from scoring.results import stored_result
 from scoring.streams import attachment
@@ -82,24 +82,25 @@ def game_new(request: HtmxHttpRequest, group_id: int) -> HttpResponse:
     supply = SupplyForm(request.POST if request.method == "POST" else None)
     if request.method == "POST" and form.is_valid() and supply.is_valid():
         token = form.cleaned_data["start_token"]
+        options = Options(
+            reward_supply=supply.cleaned_data["reward_supply"],
+            nugget_supply=supply.cleaned_data["nugget_supply"],
+            nugget_ladder=NuggetLadder(form.cleaned_data["nugget_ladder"]),
+        )
         try:
-            if not (token and group.games.filter(start_token=token).exists()):  # a second post finds its game
-                check_games(group.owner_id)
+            with kept_within(group.owner_id):
+                if not (token and group.games.filter(start_token=token).exists()):  # a second post finds its game
+                    check_games(group.owner_id)
+                game = start_game(
+                    group,
+                    form.cleaned_data["players"],
+                    options.to_json(),
+                    promos=form.cleaned_data["promos"],
+                    token=token,
+                )
         except OverQuota as error:
             form.add_error(None, str(error))
         else:
-            options = Options(
-                reward_supply=supply.cleaned_data["reward_supply"],
-                nugget_supply=supply.cleaned_data["nugget_supply"],
-                nugget_ladder=NuggetLadder(form.cleaned_data["nugget_ladder"]),
-            )
-            game = start_game(
-                group,
-                form.cleaned_data["players"],
-                options.to_json(),
-                promos=form.cleaned_data["promos"],
-                token=token,
-            )
             return redirect("game", game_id=game.pk)
     context = {"group": group, "form": form, "supply": supply, "names": known}
     return render(request, "scoring/game_new.html", context)
@@ -111,22 +112,24 @@ def game_import(request: HtmxHttpRequest, group_id: int) -> HttpResponse:
     progress (its objective cards left out) stays in progress."""
     group = member_group(request, group_id)
     form = ImportForm(request.POST, request.FILES)
-    if form.is_valid():
-        try:
-            check_games(group.owner_id, 1, len(json.dumps(form.cleaned_data["record"])))
-        except OverQuota as error:
-            form.add_error("record", str(error))
     if not form.is_valid():
         return render(request, "scoring/import.html", {"group": group, "form": form}, status=422)
     data = form.cleaned_data["record"]
-    if data["format"] != RECORD_FORMAT:
-        game = create_sheet_game(group, data)
+    record = parse_record(data) if data["format"] == RECORD_FORMAT else None
+    try:
+        with kept_within(group.owner_id, games=1, stored=len(json.dumps(data))):
+            if record is None:
+                game = create_sheet_game(group, data)
+            else:  # stored as the rules read it, so that every event can be edited
+                uses_promos = any(event.type in PROMO_KINDS for event in record.events)
+                events = [event.to_json() for event in record.events]
+                game = create_game(group, record.players, record.options.to_json(), promos=uses_promos, events=events)
+    except OverQuota as error:
+        form.add_error("record", str(error))
+        return render(request, "scoring/import.html", {"group": group, "form": form}, status=422)
+    if record is None:
         messages.success(request, _("Game imported."))
         return redirect("game", game_id=game.pk)
-    record = parse_record(data)  # stored as the rules read it, so that every event can be edited
-    uses_promos = any(event.type in PROMO_KINDS for event in record.events)
-    events = [event.to_json() for event in record.events]
-    game = create_game(group, record.players, record.options.to_json(), promos=uses_promos, events=events)
     if record.hidden_objectives is not None:  # exported in progress: it cannot end before the cards are back
         messages.success(
             request,

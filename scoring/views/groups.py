@@ -21,8 +21,8 @@ from scoring.http import HtmxHttpRequest
 from scoring.live.versions import new_codes
 from scoring.models import Group, Seat
 from scoring.portability import BadBackup, RestoreUnderWay, backup, one_restore_at_a_time, plays_csv, restore
-from scoring.quotas import OverQuota, check_groups
-from scoring.rate_limits import over_limit, too_many
+from scoring.quotas import OverQuota, kept_within
+from scoring.rate_limits import over_limit, too_many, used_up
 from scoring.statistics import group_summary, player_stats
 from scoring.streams import download
 
@@ -40,17 +40,16 @@ def group_create(request: HtmxHttpRequest) -> HttpResponse:
     assert isinstance(user, User)  # login_required
     if form.is_valid():
         try:
-            check_groups(user.pk)
+            with kept_within(user.pk, groups=1):
+                group = form.save(commit=False)
+                group.owner = user
+                group.save()
+                group.members.add(user)
         except OverQuota as error:
             form.add_error("name", str(error))
-    if not form.is_valid():
-        return render(request, "scoring/home.html", home_context(request, group_form=form), status=422)
-    with transaction.atomic():
-        group = form.save(commit=False)
-        group.owner = user
-        group.save()
-        group.members.add(user)
-    return redirect("group", group_id=group.pk)
+        else:
+            return redirect("group", group_id=group.pk)
+    return render(request, "scoring/home.html", home_context(request, group_form=form), status=422)
 
 
 @require_http_methods(["GET", "POST"])
@@ -169,8 +168,9 @@ def group_plays_csv(request: HtmxHttpRequest, group_id: int) -> HttpResponseBase
 @login_required
 @require_POST
 def group_restore(request: HtmxHttpRequest) -> HttpResponse:
-    """A new group from a backup file, owned by whoever restores it; a few an hour per account."""
-    if over_limit(request, "restore"):
+    """A new group from a backup file, owned by whoever restores it; a few an hour per account. Only a restore
+    that goes through counts: one refused (a bad file, a quota, another restore under way) costs none."""
+    if used_up(request, "restore"):  # two of one account at once: one_restore_at_a_time refuses the second
         return too_many(request)
     form = RestoreForm(request.POST, request.FILES)
     if form.is_valid():
@@ -187,6 +187,7 @@ def group_restore(request: HtmxHttpRequest) -> HttpResponse:
         except BadBackup as error:
             form.add_error("backup", str(error))
         else:
+            over_limit(request, "restore")  # counted once it went through
             count = group.games.count()
             messages.success(
                 request,

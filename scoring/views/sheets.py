@@ -16,7 +16,7 @@ from scoring.http import HtmxHttpRequest
 from scoring.log import StaleGame, finish_sheet_game, line_changed, reopen_sheet_game, start_sheet_game
 from scoring.models import Game, Seat
 from scoring.phones import my_seat
-from scoring.quotas import OverQuota, check_games
+from scoring.quotas import OverQuota, kept_within
 from scoring.score_sheets import (
     LINE_FORMS,
     SheetPlayersForm,
@@ -44,11 +44,11 @@ def sheet_new(request: HtmxHttpRequest, group_id: int, kind: str) -> HttpRespons
     form = SheetPlayersForm(request.POST if request.method == "POST" else None, initial=initial, known=known)
     if request.method == "POST" and form.is_valid():
         try:
-            check_games(group.owner_id)
+            with kept_within(group.owner_id, games=1):
+                game = start_sheet_game(group, kind, form.cleaned_data["players"])
         except OverQuota as error:
             form.add_error(None, str(error))
         else:
-            game = start_sheet_game(group, kind, form.cleaned_data["players"])
             return redirect("game", game_id=game.pk)
     status = 422 if form.errors else 200
     context = {"group": group, "form": form, "kind": kind, "kind_label": Game.Kind(kind).label, "names": known}

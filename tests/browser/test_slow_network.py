@@ -271,6 +271,17 @@ def cached(page: Any, path: str, kept: bool = True) -> None:
         page.wait_for_timeout(100)
 
 
+def test_a_phone_of_a_test_not_about_offline_use_has_no_service_worker(live_server: Any, phone: Any) -> None:
+    """The service worker would answer some requests from its cache: only the tests about offline use allow it
+    (``service_workers="allow"``), the others see the server's own answers."""
+    phone.goto(f"{live_server.url}/")
+    # Once a registration resolves, it is listed (as in the offline test's context), unless blocked.
+    registered = "navigator.serviceWorker.register('/sw.js').then(() => navigator.serviceWorker.getRegistrations())"
+    assert phone.evaluate(f"{registered}.then((all) => all.length)") == 0
+    phone.reload()
+    assert phone.evaluate("navigator.serviceWorker.controller") is None
+
+
 def test_offline_a_game_page_shows_its_last_copy_and_any_other_page_says_what_to_do(
     live_server: Any, browser: Any
 ) -> None:

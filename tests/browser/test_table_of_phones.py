@@ -247,7 +247,9 @@ def phone_that_keeps_pages(browser: Any) -> Any:
     keeping = browser.browser_type.launch(
         executable_path=CHROMIUM, args=CHROMIUM_FLAGS, ignore_default_args=["--disable-back-forward-cache"]
     )
-    context = keeping.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    context = keeping.new_context(
+        viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True, service_workers="block"
+    )  # as every test's phone not about offline use (tests/conftest.py)
     yield context.new_page()
     keeping.close()
 

@@ -14,7 +14,7 @@ from django.db import DatabaseError
 from django.test import Client
 from pytest_django.fixtures import Settings
 
-from scoring import portability
+from scoring import portability, rate_limits
 from scoring.log import NewGame
 from scoring.models import Event, EventState, Game, Group
 from scoring.portability import one_restore_at_a_time
@@ -168,6 +168,33 @@ def test_a_group_whose_owner_holds_as_many_games_as_they_may_starts_no_more(
     assert Game.objects.count() == 1
 
 
+@pytest.mark.django_db(transaction=True)
+def test_groups_made_at_once_by_one_account_stop_at_its_limit(owner: User, group: Group, settings: Settings) -> None:
+    settings.QUOTA_GROUPS = 2  # it owns one
+    clients = [logged_in(owner) for _ in range(4)]
+    answers = at_once(4, lambda number: clients[number].post("/groups/new/", {"name": f"Table {number}"}))
+    assert sorted(getattr(answer, "status_code", answer) for answer in answers) == [302, 422, 422, 422]
+    assert Group.objects.filter(owner=owner).count() == 2
+
+
+@pytest.mark.django_db(transaction=True)
+def test_games_added_at_once_to_one_account_s_groups_stop_at_its_limit(
+    owner: User, group: Group, settings: Settings
+) -> None:
+    settings.QUOTA_GAMES = 1
+    forms = [start_form(owner, group) for _ in range(2)]
+    clients = [logged_in(owner) for _ in range(4)]
+
+    def add(number: int) -> object:
+        if number < 2:
+            return clients[number].post(f"/groups/{group.pk}/games/new/", forms[number])
+        return clients[number].post(f"/groups/{group.pk}/sheets/new/cooper_island/", {"name_1": "Ann", "name_2": "Ben"})
+
+    answers = [getattr(answer, "status_code", answer) for answer in at_once(4, add)]
+    assert answers.count(302) == 1, answers
+    assert Game.objects.filter(group__owner=owner).count() == 1
+
+
 def test_the_same_start_form_posted_again_at_the_limit_still_lands_on_its_game(
     owner: User, group: Group, settings: Settings
 ) -> None:
@@ -202,3 +229,26 @@ def test_what_an_account_stores_counts_every_event_and_sheet_of_its_groups(
     assert events and sheets
     assert abs(stored_bytes(owner.pk) - (events + sheets)) <= 0.05 * (events + sheets)  # as the database writes it
     assert stored_bytes(User.objects.create_user("rita").pk) == 0
+
+
+def test_only_a_restore_that_goes_through_counts_against_the_hourly_limit(
+    member_client: Client, group: Group, game: Game, settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(rate_limits.RATES, "restore", "2/h")
+    backup, someone = a_backup(member_client, group, game), logged_in(User.objects.create_user("rita"))
+
+    def post(upload: SimpleUploadedFile) -> int:
+        upload.seek(0)
+        return someone.post("/groups/restore/", {"backup": upload}).status_code
+
+    refused = [post(SimpleUploadedFile("backup.json", b'{"format": "something else"}')) for _ in range(3)]
+    settings.QUOTA_GAMES = 2  # the backup holds 3
+    refused += [post(backup) for _ in range(3)]
+    settings.QUOTA_GAMES = 5000
+    with one_restore_at_a_time():
+        refused += [post(backup) for _ in range(3)]
+    assert refused == [422] * 6 + [429] * 3  # each refused for its own reason, none for the limit
+    assert [post(backup), post(backup)] == [302, 302]
+    response = someone.post("/groups/restore/", {"backup": backup})
+    assert response.status_code == 429 and "Too many attempts" in response.content.decode()
+    assert Group.objects.filter(owner__username="rita").count() == 2

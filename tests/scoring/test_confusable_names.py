@@ -8,9 +8,11 @@ import html
 
 import pytest
 from django.contrib.auth.models import User
+from django.core.exceptions import ValidationError
 from django.test import Client
 
-from scoring.confusables import look_alike, mixes_scripts
+from scoring.confusables import look_alike, look_alike_pair, mixes_scripts, new_players_problem, skeleton
+from scoring.forms import checked_name
 from scoring.models import Game, Group
 
 CYRILLIC_E = "\u0435"
@@ -114,3 +116,55 @@ def test_renaming_a_player_refuses_a_name_like_another_player_s_but_not_their_ow
     assert member_client.post(url, {"name": "PauI", "user": ""}).status_code == 302  # type: ignore[attr-defined]
     paul.refresh_from_db()
     assert paul.name == "PauI"  # like no other player: a rename of Paul himself
+
+
+ORDINARY_NAMES = [
+    # French, German, Italian: accents, diaeresis, sharp s
+    "Éloïse", "Zoë", "François", "Gaëlle", "Renée", "Jürgen", "Weiß", "Müller", "Niccolò", "Ludovica",
+    # Korean, Chinese, Japanese
+    "민지", "김민준", "王小明", "欧阳娜娜", "陳美玲", "田中 太郎", "さくら",
+    # one script other than Latin
+    "Анна", "Дмитрий", "Νίκος", "Σοφία", "Ἀλέξανδρος",
+    # other Latin letters
+    "Łukasz", "Ørjan", "Ægir", "Çağla", "İlker", "Žofie", "Åsa", "Nuño",
+    # digits, spaces, hyphens, apostrophes
+    "Player 2", "4 Tables", "Mary Ann", "O'Neil", "D’Angelo", "Jean-Luc", "Anne-Marie O'Brien", "Ann 김",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("name", ORDINARY_NAMES)
+def test_an_ordinary_name_in_any_of_the_site_s_languages_is_a_name(name: str) -> None:
+    assert checked_name(name) == name
+
+
+@pytest.mark.parametrize(
+    "name",
+    [ANNE_IN_TWO_ALPHABETS, "\u0410nna", "\u039di\u03ba\u03bf\u03c2", "P\u0430ul", "J\u0435an-Luc", "\u0397elen"],
+)
+def test_a_name_mixing_alphabets_whose_letters_look_alike_is_refused(name: str) -> None:
+    with pytest.raises(ValidationError, match="mixes letters of alphabets"):
+        checked_name(name)
+
+
+def test_ordinary_names_of_one_group_do_not_look_alike_to_each_other() -> None:
+    assert look_alike_pair(ORDINARY_NAMES) is None
+    for name in ORDINARY_NAMES:
+        assert new_players_problem([name], [other for other in ORDINARY_NAMES if other != name]) is None
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "collide"),
+    [("Anna", "\u0410nna", True), ("Ioana", "loana", True), ("Anna", "Anne", False), ("Ann", "Anna", False),
+     ("Jurgen", "Jürgen", False), ("Zoe", "Zoë", False), ("Eloise", "Éloïse", False), ("Anna", "Анна", False),
+     ("Nikos", "Νίκος", False), ("Lea", "Léa", False)],
+)  # fmt: skip
+def test_two_players_of_a_group_are_refused_together_only_when_their_skeletons_collide(
+    first: str, second: str, collide: bool
+) -> None:
+    """Both already players of the group (from before the names were checked): a new game with both is refused
+    only when they look the same (equal TR39 skeletons), not for names that merely resemble each other."""
+    assert (skeleton(first) == skeleton(second) or skeleton(first.casefold()) == skeleton(second.casefold())) is collide
+    problem = new_players_problem([first, second], [first, second])
+    assert (problem is not None) is collide
+    if collide:
+        assert problem == f"{first} and {second} look alike: give the players names that look different."

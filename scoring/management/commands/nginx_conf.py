@@ -15,6 +15,7 @@ from django.core.management.base import BaseCommand, CommandParser
 from django.template import Context, Engine
 from django.urls import URLPattern, get_resolver
 
+from okanagan_site.log_masks import SECRET_PATHS
 from scoring.body_limits import BODY_LIMITS, DEFAULT_BODY_LIMIT
 
 TEMPLATE = Path(settings.BASE_DIR) / "deploy" / "nginx.conf.template"
@@ -51,6 +52,7 @@ def render(listen: str, sockets: list[Path], run_dir: Path, trusted_proxies: Seq
         "default_limit": DEFAULT_BODY_LIMIT,
         "body_limits": body_limits,
         "trusted_proxies": [str(network) for network in trusted_proxies],
+        "secret_paths": "|".join(SECRET_PATHS),
         "user": getpass.getuser() if os.geteuid() == 0 else "",
     }
     template = Engine().from_string(TEMPLATE.read_text())
