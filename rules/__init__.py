@@ -56,6 +56,7 @@ from .final_scoring import (
 )
 from .game import EventOutcome, GameState, new_game
 from .okanagan import OkanaganResult, score_okanagan, score_record
+from .partial import Question, TerritoryAnswer, answer_territory, question_of
 from .reading import read_json
 from .record import (
     FORMAT as RECORD_FORMAT,
@@ -69,6 +70,7 @@ from .record import (
     ObjectiveCard,
     Options,
     Record,
+    TerritorySoFar,
     card_of_rewards,
     full_set_card,
     hide_objectives,
@@ -77,6 +79,7 @@ from .record import (
     parse_players,
     parse_record,
     parse_special_action,
+    parse_territory_so_far,
 )
 from .replay import apply_event, replay
 from .small_islands import ALEXIS, last_tile_candidates, last_tile_needed, parse_small_islands, score_small_islands
@@ -110,6 +113,12 @@ __all__ = [
     "FORMATS",
     "PARTS",
     "PROMO_EVENTS",
+    "Question",
+    "TerritoryAnswer",
+    "TerritorySoFar",
+    "answer_territory",
+    "parse_territory_so_far",
+    "question_of",
     "RECORD_FORMAT",
     "EventType",
     "Game",

@@ -336,6 +336,24 @@ class TerritoryEvent:
 
 
 @dataclass(frozen=True)
+class TerritorySoFar:
+    """A territory as far as it is entered (see :func:`parse_territory_so_far`): its icons and buildings, and
+    whatever of the closer, the tie-break, the lone choice, the special action and the picks is known yet."""
+
+    territory: Territory
+    closed_by: str | None
+    """Who closed it; ``None`` while not known yet."""
+    rewards: Bag
+    buildings: Mapping[str, Mapping[Building, int]]
+    order: tuple[str, ...] | None = None
+    lone_choice: LoneChoice | None = None
+    special_action: SpecialAction | None = None
+    """The special action once it is chosen in full; ``None`` while none is, or while it is being chosen."""
+    picks: Mapping[str, Bag] = field(default_factory=dict)
+    """The picks of the collectors who have picked, in seat order."""
+
+
+@dataclass(frozen=True)
 class VolcanoEvent:
     """The Volcano promo tile: its player takes a special action at once."""
 
@@ -510,6 +528,21 @@ def parse_event(players: tuple[str, ...], value: object, index: int = 0) -> Even
     return _EventReader(players).event(index, value)
 
 
+def parse_territory_so_far(players: tuple[str, ...], value: object, *, action: bool = True) -> TerritorySoFar:
+    """Parse a territory event as far as it is entered: as :func:`parse_event` reads a territory, except that
+    the closer, the tie-break, the lone choice, the special action and the picks may be missing yet. With
+    ``action`` false, the special action is being chosen and is left out unread (it is checked once complete).
+
+    Raises :class:`RecordError` at the field that is wrong (no event index: the event is not in a log yet).
+    """
+    fields = Fields(value, RecordError)
+    if fields.choice("type", EventType) is not EventType.TERRITORY:
+        raise ValueError(f"not a territory event: {value!r}")  # the caller's mistake, not the player's
+    so_far = _EventReader(players).territory_so_far(fields, action=action)
+    fields.done()
+    return so_far
+
+
 def parse_special_action(players: tuple[str, ...], value: object) -> SpecialAction:
     """Parse a special action taken in a game whose players are ``players``."""
     return _EventReader(players).special_action(Fields(value, RecordError, ("special_action",)))
@@ -615,6 +648,19 @@ class _EventReader:
         return held
 
     def territory(self, fields: Fields) -> TerritoryEvent:
+        so_far = self.territory_so_far(fields, action=True)
+        return TerritoryEvent(
+            territory=so_far.territory,
+            closed_by=self.player(fields, "closed_by"),
+            rewards=so_far.rewards,
+            buildings=so_far.buildings,
+            order=so_far.order,
+            lone_choice=so_far.lone_choice,
+            special_action=so_far.special_action,
+            picks=so_far.picks,
+        )
+
+    def territory_so_far(self, fields: Fields, *, action: bool) -> TerritorySoFar:
         buildings = {
             self.known(player, lambda message: fields.fail("buildings", message)): self.buildings_of(player, counts)
             for player, counts in fields.mapping("buildings").items()
@@ -626,7 +672,7 @@ class _EventReader:
                 self.known(name, lambda message: fields.fail("order", message)) for name in fields.array("order")
             )
         special = None
-        if fields.has("special_action"):
+        if fields.has("special_action") and action:
             special = self.special_action(fields.nested("special_action"))
         picks = {}
         if fields.has("picks"):
@@ -635,9 +681,9 @@ class _EventReader:
                 for player, bag in fields.mapping("picks").items()
             }
             picks = in_order(picks, self.players)
-        return TerritoryEvent(
+        return TerritorySoFar(
             territory=fields.choice("territory", Territory),
-            closed_by=self.player(fields, "closed_by"),
+            closed_by=self.player(fields, "closed_by") if fields.has("closed_by") else None,
             rewards=parse_bag(fields.raw("rewards"), ("rewards",)),
             buildings=buildings,
             order=order,
