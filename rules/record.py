@@ -543,6 +543,33 @@ def parse_territory_so_far(players: tuple[str, ...], value: object, *, action: b
     return so_far
 
 
+def check_entered(players: tuple[str, ...], value: object, index: int = 0) -> None:
+    """Check an event being entered field by field as far as it goes, as :func:`parse_event` reads it, its
+    fields in the order they are entered: its player first, then each field entered, up to the first not
+    entered yet (a Volcano's special action, a Beaver Dam's token, a player's objective cards). A territory is
+    answered by :func:`rules.partial.answer_territory`.
+
+    Raises :class:`RecordError` at the field entered that is wrong.
+    """
+    try:
+        _EventReader(players).event(index, value, _EnteredFields)
+    except _NotEntered:
+        return
+
+
+class _NotEntered(Exception):
+    """A field of an event being entered is not entered yet (see :func:`check_entered`)."""
+
+
+class _EnteredFields(Fields):
+    """The fields of an event being entered: reading one not entered yet ends the check."""
+
+    def raw(self, key: str) -> object:
+        if self.value.get(key) is None:
+            raise _NotEntered(key)
+        return super().raw(key)
+
+
 def parse_special_action(players: tuple[str, ...], value: object) -> SpecialAction:
     """Parse a special action taken in a game whose players are ``players``."""
     return _EventReader(players).special_action(Fields(value, RecordError, ("special_action",)))
@@ -610,10 +637,10 @@ class _EventReader:
         self.players = players
         self.building_limits = whole_game_buildings(len(players))
 
-    def event(self, index: int, value: object) -> Event:
+    def event(self, index: int, value: object, fields_of: type[Fields] = Fields) -> Event:
         label = ""
         try:
-            fields = Fields(value, RecordError)
+            fields = fields_of(value, RecordError)
             event_type = fields.choice("type", EventType)
             label = event_type.value
             event = _EVENT_PARSERS[event_type](self, fields)
@@ -719,6 +746,7 @@ class _EventReader:
         return BeaverDamEvent(self.player(fields, "player"), fields.choice("reward", Reward))
 
     def objectives(self, fields: Fields) -> ObjectivesEvent:
+        player = self.player(fields, "player")
         cards_value = fields.array("cards")
         if len(cards_value) > MAX_OBJECTIVE_CARDS:
             raise fields.fail(
@@ -730,7 +758,7 @@ class _EventReader:
                 ),
             )
         cards = tuple(self.card(card, ("cards", str(number))) for number, card in enumerate(cards_value))
-        return ObjectivesEvent(self.player(fields, "player"), cards)
+        return ObjectivesEvent(player, cards)
 
     def card(self, value: object, where: tuple[str, ...]) -> ObjectiveCard:
         fields = Fields(value, RecordError, where)

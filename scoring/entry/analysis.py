@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import replace
-from typing import Any
 
 from rules import (
     EventType,
@@ -19,6 +18,7 @@ from rules import (
     TerritoryAnswer,
     answer_territory,
     apply_event,
+    check_entered,
     exchange_options,
     parse_event,
     parse_territory_so_far,
@@ -155,10 +155,10 @@ def _then(
         if "player" not in screen.event:
             return screen.at("player")
         screen.passed.append("player")
-        checked = _PLACEHOLDERS.get(screen.draft.kind, {}) | screen.event
-        if stage == "action" and not done(screen):
-            checked["special_action"] = _PLACEHOLDERS[EventType.VOLCANO]["special_action"]  # checked once complete
-        parse_event(screen.players, checked, index)  # the player, the counts and the cards so far
+        event = screen.event
+        if stage == "action" and not done(screen):  # the special action being chosen is checked once complete
+            event = {key: value for key, value in event.items() if key != "special_action"}
+        check_entered(screen.players, event, index)  # the player, the counts and the cards so far
         if not done(screen):
             if prepare is not None:
                 prepare(screen, state)
@@ -167,15 +167,6 @@ def _then(
         return _confirm(screen, state, index)
 
     return analyse_stages
-
-
-# What an event of each kind needs before its stage is done, to check the rest meanwhile.
-_PLACEHOLDERS: dict[str, dict[str, Any]] = {
-    EventType.VOLCANO: {"special_action": {"action": SpecialActionKind.NEW_TILES}},
-    EventType.BEAVER_DAM: {"reward": Reward.GREEN_SQUARE.value},
-    EventType.OBJECTIVES: {"cards": []},
-    EventType.HOLDINGS: {"rewards": {}, "nuggets": 0},
-}
 
 
 def _volcano_options(screen: Screen, state: GameState) -> None:
@@ -207,8 +198,7 @@ def _supply(screen: Screen, state: GameState) -> None:
 def _count_so_far(screen: Screen, state: GameState) -> None:
     """A player's count is checked against the game at each tap (``rules`` says when the players' counts
     of a kind, or of nuggets, would be more than the game has): the tap that breaks it is refused."""
-    event = _PLACEHOLDERS[EventType.HOLDINGS] | screen.event
-    apply_event(state.copy(), parse_event(screen.players, event, len(state.log)), len(state.log))
+    apply_event(state.copy(), parse_event(screen.players, screen.event, len(state.log)), len(state.log))
 
 
 type Analyser = Callable[[Screen, GameState, int], Screen]

@@ -15,6 +15,7 @@ from rules import (
     RecordError,
     Reward,
     answer_territory,
+    check_entered,
     new_game,
     parse_event,
     parse_territory_so_far,
@@ -172,3 +173,14 @@ def test_answering_every_question_gives_the_territory_the_record_resolves(
             case _:
                 pytest.fail(f"asked {answer.question} with every answer given")
     pytest.fail("the questions never ended")
+
+
+def test_an_event_entered_field_by_field_is_checked_up_to_the_first_field_not_entered() -> None:
+    check_entered(PLAYERS, {"type": "beaver_dam", "player": "Ann"})
+    check_entered(PLAYERS, {"type": "objectives", "player": "Ann"})
+    check_entered(PLAYERS, {"type": "volcano", "player": "Ben"})
+    with pytest.raises(RecordError, match="not a player"):
+        check_entered(PLAYERS, {"type": "beaver_dam", "player": "Dee"})
+    with pytest.raises(RecordError, match="at most 3 cards"):
+        card = {"kind": "specific", "rewards": ["green-circle"]}
+        check_entered(PLAYERS, {"type": "objectives", "player": "Ann", "cards": [card] * 4})
