@@ -1,7 +1,7 @@
 """A save that repeats an event saved a moment before: two phones that entered one territory at once.
 
 The game allows two territories of one kind closed by one player with the same icons and buildings, so a twin
-is not refused: it is asked about once before it counts (:mod:`scoring.views.entry`). A twin is the log's last
+is not refused: it is asked about once before it counts (:func:`to_ask`). A twin is the log's last
 event, or one of its last :data:`LOOKED_BACK` events saved less than :data:`RECENT` ago (the other phone may
 have saved, and a third phone another event, since), that is the same as the new one: for a territory, the
 same territory closed by the same player with the same icons and buildings (the picks, order and special
@@ -43,6 +43,16 @@ def _compared(event: dict[str, Any]) -> dict[str, Any]:
     if event.get("type") == EventType.TERRITORY:
         return {key: event.get(key) for key in SAME_BOARD}
     return event
+
+
+def to_ask(game: Game, event: dict[str, Any], *, editing: int | None, confirmed: int) -> Twin | None:
+    """The event of ``game`` that saving ``event`` would repeat, which the phone is asked about before the save
+    counts; ``None`` when there is none, for an edit of the past (it replaces an event: nothing counts twice),
+    and once the phone posted back the event it repeats (``confirmed``: it was asked, and saves)."""
+    if editing is not None:
+        return None
+    twin = twin_of(game, event)
+    return None if twin is None or twin.index == confirmed else twin
 
 
 def twin_of(game: Game, event: dict[str, Any]) -> Twin | None:

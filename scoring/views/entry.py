@@ -289,8 +289,8 @@ def _save(
         if screen.stage != "confirm" or screen.error:
             screen.error = screen.error or _("Finish the steps above first.")
             return screen
-        twin = twins.twin_of(game, screen.event) if editing is None else None
-        if twin is not None and twin.index != confirmed:
+        twin = twins.to_ask(game, screen.event, editing=editing, confirmed=confirmed)
+        if twin is not None:
             screen.error = twin.question
             return TwinAsked(screen, twin.index)
         try:
