@@ -19,13 +19,12 @@ from django.utils.translation import gettext as _
 
 from rules import EventType, RulesError, Territory, parse_event
 
+from .kinds import KINDS
 from .models import Game
 from .wording import TERRITORY_NAMES
 
 LOOKED_BACK = 5
 RECENT = timedelta(minutes=10)
-ADDING = frozenset({EventType.TERRITORY, EventType.VOLCANO, EventType.BEAVER_DAM, EventType.ADJUST})
-"""The events that would count twice if saved twice."""
 SAME_BOARD = ("type", "territory", "closed_by", "rewards", "buildings")
 """What makes two territory events the same board."""
 
@@ -59,7 +58,7 @@ def twin_of(game: Game, event: dict[str, Any]) -> Twin | None:
     """The latest recent event of ``game`` that ``event`` (a new event, complete) repeats, if any; only events
     that add to what the players hold are asked about (objective cards or a final count saved again replace
     themselves: nothing is counted twice)."""
-    if event.get("type") not in ADDING:
+    if not KINDS[EventType(event["type"])].adds:
         return None
     try:
         made = _compared(parse_event(game.players(), event).to_json())  # as the rules read it, as the log stores it

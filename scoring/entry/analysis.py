@@ -7,7 +7,6 @@ from collections.abc import Callable, Mapping
 from dataclasses import replace
 
 from rules import (
-    EventType,
     GameState,
     Question,
     RecordError,
@@ -41,7 +40,7 @@ def analyse(draft: Draft, state: GameState, index: int) -> Screen:
     """
     screen = Screen(draft, state.players)
     try:
-        return _ANALYSERS[draft.kind](screen, state, index)
+        return _ANALYSERS[screen.stages[0]](screen, state, index)
     except (RulesError, BadOp) as error:
         message = error.message if isinstance(error, RulesError) else str(error)
         stage = _stage_of_error(screen, error.where if isinstance(error, RulesError) else ())
@@ -146,30 +145,32 @@ def _confirm(screen: Screen, state: GameState, index: int) -> Screen:
     return screen
 
 
-def _then(
-    stage: str, done: Callable[[Screen], bool], prepare: Callable[[Screen, GameState], None] | None = None
-) -> Analyser:
-    """An analyser for events of plain stages: a player first, then ``stage`` until ``done``, then confirm."""
-
-    def analyse_stages(screen: Screen, state: GameState, index: int) -> Screen:
-        if "player" not in screen.event:
-            return screen.at("player")
-        screen.passed.append("player")
-        event = screen.event
-        if stage == "action" and not done(screen):  # the special action being chosen is checked once complete
-            event = {key: value for key, value in event.items() if key != "special_action"}
-        check_entered(screen.players, event, index)  # the player, the counts and the cards so far
-        if not done(screen):
-            if prepare is not None:
-                prepare(screen, state)
-            return screen.at(stage)
-        screen.passed.append(stage)
-        return _confirm(screen, state, index)
-
-    return analyse_stages
+def _plain(screen: Screen, state: GameState, index: int) -> Screen:
+    """The stages of an event that is a player's, then one stage (:data:`_STAGE_OPTIONS`), then confirm."""
+    if "player" not in screen.event:
+        return screen.at("player")
+    screen.passed.append("player")
+    stage = screen.stages[1]
+    done = stage in (screen.event if stage in _ONE_TAP else screen.draft.done)
+    event = screen.event
+    if stage == "action" and not done:  # the special action being chosen is checked once complete
+        event = {key: value for key, value in event.items() if key != "special_action"}
+    check_entered(screen.players, event, index)  # the player, the counts and the cards so far
+    if not done:
+        options = _STAGE_OPTIONS.get(stage)
+        if options is not None:
+            options(screen, state)
+        return screen.at(stage)
+    screen.passed.append(stage)
+    return _confirm(screen, state, index)
 
 
-def _volcano_options(screen: Screen, state: GameState) -> None:
+_ONE_TAP = {"reward"}
+"""The stages their one tap answers (their field entered is the stage done)."""
+
+
+def _own_action_options(screen: Screen, state: GameState) -> None:
+    """The special-action choices of the event's player, outside a territory (they collect nothing)."""
     screen.recipient = screen.event["player"]
     _offer_action(screen, state, special_action_options(state, screen.event["player"], collects=False))
 
@@ -201,14 +202,14 @@ def _count_so_far(screen: Screen, state: GameState) -> None:
     apply_event(state.copy(), parse_event(screen.players, screen.event, len(state.log)), len(state.log))
 
 
+_STAGE_OPTIONS: dict[str, Callable[[Screen, GameState], None]] = {
+    "action": _own_action_options,
+    "reward": _supply,
+    "count": _count_so_far,
+}
+"""What ``rules`` offers at a stage of a player's event, checked at each tap."""
+
 type Analyser = Callable[[Screen, GameState, int], Screen]
 
-_ANALYSERS: dict[str, Analyser] = {
-    EventType.TERRITORY: _territory,
-    EventType.VOLCANO: _then("action", lambda screen: "action" in screen.draft.done, _volcano_options),
-    EventType.BEAVER_DAM: _then("reward", lambda screen: "reward" in screen.event, _supply),
-    EventType.OBJECTIVES: _then("cards", lambda screen: "cards" in screen.draft.done),
-    EventType.ROUND_END: _confirm,
-    EventType.ADJUST: _then("changes", lambda screen: "changes" in screen.draft.done),
-    EventType.HOLDINGS: _then("count", lambda screen: "count" in screen.draft.done, _count_so_far),
-}
+_ANALYSERS: dict[str, Analyser] = {"territory": _territory, "player": _plain, "confirm": _confirm}
+"""The analysis of an event by the first stage of its kind (:data:`scoring.kinds.KINDS`)."""
