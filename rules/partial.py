@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from enum import StrEnum
+from enum import Enum
 
 from .buildings import check_buildings_counted, check_territory_buildings
 from .components import Reward
@@ -42,7 +42,7 @@ from .territory import (
 )
 
 
-class Question(StrEnum):
+class Question(Enum):
     """What a territory being entered asks next, in the order the resolution asks it."""
 
     BOARD = "board"

@@ -30,7 +30,7 @@ from .components import (
     whole_game_buildings,
 )
 from .errors import RecordError, RulesError
-from .explanation import Message, Players
+from .explanation import Message, Param, Players
 from .explanation import gettext_noop as _
 from .fields import MAX_WHOLE, Fields, describe, identifier
 from .text import names_problem, note_problem
@@ -313,6 +313,14 @@ class TerritoryEvent:
     picks: Mapping[str, Bag] = field(default_factory=dict)
     type: ClassVar = EventType.TERRITORY
 
+    @property
+    def title(self) -> tuple[str, dict[str, Param]]:
+        """The title of its explanation, a template (``{index}``: its place in the log) and its params."""
+        return _("Event {index}: {territory} closed by {player}"), {
+            "territory": self.territory,
+            "player": self.closed_by,
+        }
+
     def to_json(self) -> dict[str, object]:
         """The event as the record's JSON object."""
         out: dict[str, object] = {
@@ -361,6 +369,11 @@ class VolcanoEvent:
     special_action: SpecialAction
     type: ClassVar = EventType.VOLCANO
 
+    @property
+    def title(self) -> tuple[str, dict[str, Param]]:
+        """The title of its explanation, a template (``{index}``: its place in the log) and its params."""
+        return _("Event {index}: Volcano played by {player}"), {"player": self.player}
+
     def to_json(self) -> dict[str, object]:
         """The event as the record's JSON object."""
         return {"type": self.type, "player": self.player, "special_action": special_action_to_json(self.special_action)}
@@ -373,6 +386,11 @@ class BeaverDamEvent:
     player: str
     reward: Reward
     type: ClassVar = EventType.BEAVER_DAM
+
+    @property
+    def title(self) -> tuple[str, dict[str, Param]]:
+        """The title of its explanation, a template (``{index}``: its place in the log) and its params."""
+        return _("Event {index}: Beaver Dam played by {player}"), {"player": self.player}
 
     def to_json(self) -> dict[str, object]:
         """The event as the record's JSON object."""
@@ -387,6 +405,11 @@ class ObjectivesEvent:
     cards: tuple[ObjectiveCard, ...]
     type: ClassVar = EventType.OBJECTIVES
 
+    @property
+    def title(self) -> tuple[str, dict[str, Param]]:
+        """The title of its explanation, a template (``{index}``: its place in the log) and its params."""
+        return _("Event {index}: objectives kept by {player}"), {"player": self.player}
+
     def to_json(self) -> dict[str, object]:
         """The event as the record's JSON object."""
         return {"type": self.type, "player": self.player, "cards": [card.to_json() for card in self.cards]}
@@ -397,6 +420,11 @@ class RoundEndEvent:
     """Round 1 is over."""
 
     type: ClassVar = EventType.ROUND_END
+
+    @property
+    def title(self) -> tuple[str, dict[str, Param]]:
+        """The title of its explanation, a template (``{index}``: its place in the log) and its params."""
+        return _("Event {index}: end of round 1"), {}
 
     def to_json(self) -> dict[str, object]:
         """The event as the record's JSON object."""
@@ -412,6 +440,11 @@ class AdjustEvent:
     nuggets: int = 0
     note: str = ""
     type: ClassVar = EventType.ADJUST
+
+    @property
+    def title(self) -> tuple[str, dict[str, Param]]:
+        """The title of its explanation, a template (``{index}``: its place in the log) and its params."""
+        return _("Event {index}: correction for {player}"), {"player": self.player}
 
     def to_json(self) -> dict[str, object]:
         """The event as the record's JSON object."""
@@ -433,6 +466,11 @@ class HoldingsEvent:
     rewards: Bag = field(default_factory=dict)
     nuggets: int = 0
     type: ClassVar = EventType.HOLDINGS
+
+    @property
+    def title(self) -> tuple[str, dict[str, Param]]:
+        """The title of its explanation, a template (``{index}``: its place in the log) and its params."""
+        return _("Event {index}: final count of {player}"), {"player": self.player}
 
     def to_json(self) -> dict[str, object]:
         """The event as the record's JSON object."""
