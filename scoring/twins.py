@@ -50,11 +50,11 @@ def to_ask(game: Game, event: dict[str, Any], *, editing: int | None, confirmed:
     and once the phone posted back the event it repeats (``confirmed``: it was asked, and saves)."""
     if editing is not None:
         return None
-    twin = twin_of(game, event)
+    twin = _latest_twin(game, event)
     return None if twin is None or twin.index == confirmed else twin
 
 
-def twin_of(game: Game, event: dict[str, Any]) -> Twin | None:
+def _latest_twin(game: Game, event: dict[str, Any]) -> Twin | None:
     """The latest recent event of ``game`` that ``event`` (a new event, complete) repeats, if any; only events
     that add to what the players hold are asked about (objective cards or a final count saved again replace
     themselves: nothing is counted twice)."""
