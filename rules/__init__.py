@@ -56,6 +56,7 @@ from .final_scoring import (
 )
 from .game import EventOutcome, GameState, new_game
 from .okanagan import OkanaganResult, score_okanagan, score_record
+from .partial import Question, TerritoryAnswer, answer_territory, question_of
 from .ranking import PlayerResult
 from .reading import read_json
 from .record import (
@@ -70,7 +71,9 @@ from .record import (
     ObjectiveCard,
     Options,
     Record,
+    TerritorySoFar,
     card_of_rewards,
+    check_entered,
     full_set_card,
     hide_objectives,
     on_one_card,
@@ -78,6 +81,7 @@ from .record import (
     parse_players,
     parse_record,
     parse_special_action,
+    parse_territory_so_far,
 )
 from .replay import apply_event, replay
 from .small_islands import ALEXIS, last_tile_candidates, last_tile_needed, parse_small_islands, score_small_islands
@@ -111,6 +115,13 @@ __all__ = [
     "FORMATS",
     "PARTS",
     "PROMO_EVENTS",
+    "Question",
+    "TerritoryAnswer",
+    "TerritorySoFar",
+    "answer_territory",
+    "check_entered",
+    "parse_territory_so_far",
+    "question_of",
     "RECORD_FORMAT",
     "EventType",
     "Game",

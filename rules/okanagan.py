@@ -6,20 +6,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Final
 
-from .explanation import Param, Section
+from .explanation import Section
 from .explanation import gettext_noop as _
 from .final_scoring import PARTS, FinalScore, final_score
 from .game import EventOutcome, GameState
 from .ranking import PlayerResult
 from .record import (
-    AdjustEvent,
-    BeaverDamEvent,
-    HoldingsEvent,
-    ObjectivesEvent,
     Record,
-    RoundEndEvent,
-    TerritoryEvent,
-    VolcanoEvent,
     parse_record,
 )
 from .replay import replay
@@ -69,24 +62,8 @@ class OkanaganResult:
 
 def event_section(outcome: EventOutcome) -> Section:
     """The titled explanation of one event."""
-    params: dict[str, Param] = {"index": outcome.index}
-    match outcome.event:
-        case TerritoryEvent(territory=territory, closed_by=closer):
-            message = _("Event {index}: {territory} closed by {player}")
-            params |= {"territory": territory, "player": closer}
-        case VolcanoEvent(player=player):
-            message, params["player"] = _("Event {index}: Volcano played by {player}"), player
-        case BeaverDamEvent(player=player):
-            message, params["player"] = _("Event {index}: Beaver Dam played by {player}"), player
-        case ObjectivesEvent(player=player):
-            message, params["player"] = _("Event {index}: objectives kept by {player}"), player
-        case RoundEndEvent():
-            message = _("Event {index}: end of round 1")
-        case AdjustEvent(player=player):
-            message, params["player"] = _("Event {index}: correction for {player}"), player
-        case HoldingsEvent(player=player):
-            message, params["player"] = _("Event {index}: final count of {player}"), player
-    return Section(message, params, outcome.steps)
+    template, params = outcome.event.title
+    return Section(template, {"index": outcome.index, **params}, outcome.steps)
 
 
 def score_record(record: Record) -> OkanaganResult:

@@ -30,7 +30,7 @@ from .components import (
     whole_game_buildings,
 )
 from .errors import RecordError, RulesError
-from .explanation import Message, Players
+from .explanation import Message, Param, Players
 from .explanation import gettext_noop as _
 from .fields import MAX_WHOLE, Fields, describe, identifier
 from .text import names_problem, note_problem
@@ -313,6 +313,14 @@ class TerritoryEvent:
     picks: Mapping[str, Bag] = field(default_factory=dict)
     type: ClassVar = EventType.TERRITORY
 
+    @property
+    def title(self) -> tuple[str, dict[str, Param]]:
+        """The title of its explanation, a template (``{index}``: its place in the log) and its params."""
+        return _("Event {index}: {territory} closed by {player}"), {
+            "territory": self.territory,
+            "player": self.closed_by,
+        }
+
     def to_json(self) -> dict[str, object]:
         """The event as the record's JSON object."""
         out: dict[str, object] = {
@@ -336,12 +344,35 @@ class TerritoryEvent:
 
 
 @dataclass(frozen=True)
+class TerritorySoFar:
+    """A territory as far as it is entered (see :func:`parse_territory_so_far`): its icons and buildings, and
+    whatever of the closer, the tie-break, the lone choice, the special action and the picks is known yet."""
+
+    territory: Territory
+    closed_by: str | None
+    """Who closed it; ``None`` while not known yet."""
+    rewards: Bag
+    buildings: Mapping[str, Mapping[Building, int]]
+    order: tuple[str, ...] | None = None
+    lone_choice: LoneChoice | None = None
+    special_action: SpecialAction | None = None
+    """The special action once it is chosen in full; ``None`` while none is, or while it is being chosen."""
+    picks: Mapping[str, Bag] = field(default_factory=dict)
+    """The picks of the collectors who have picked, in seat order."""
+
+
+@dataclass(frozen=True)
 class VolcanoEvent:
     """The Volcano promo tile: its player takes a special action at once."""
 
     player: str
     special_action: SpecialAction
     type: ClassVar = EventType.VOLCANO
+
+    @property
+    def title(self) -> tuple[str, dict[str, Param]]:
+        """The title of its explanation, a template (``{index}``: its place in the log) and its params."""
+        return _("Event {index}: Volcano played by {player}"), {"player": self.player}
 
     def to_json(self) -> dict[str, object]:
         """The event as the record's JSON object."""
@@ -356,6 +387,11 @@ class BeaverDamEvent:
     reward: Reward
     type: ClassVar = EventType.BEAVER_DAM
 
+    @property
+    def title(self) -> tuple[str, dict[str, Param]]:
+        """The title of its explanation, a template (``{index}``: its place in the log) and its params."""
+        return _("Event {index}: Beaver Dam played by {player}"), {"player": self.player}
+
     def to_json(self) -> dict[str, object]:
         """The event as the record's JSON object."""
         return {"type": self.type, "player": self.player, "reward": self.reward.value}
@@ -369,6 +405,11 @@ class ObjectivesEvent:
     cards: tuple[ObjectiveCard, ...]
     type: ClassVar = EventType.OBJECTIVES
 
+    @property
+    def title(self) -> tuple[str, dict[str, Param]]:
+        """The title of its explanation, a template (``{index}``: its place in the log) and its params."""
+        return _("Event {index}: objectives kept by {player}"), {"player": self.player}
+
     def to_json(self) -> dict[str, object]:
         """The event as the record's JSON object."""
         return {"type": self.type, "player": self.player, "cards": [card.to_json() for card in self.cards]}
@@ -379,6 +420,11 @@ class RoundEndEvent:
     """Round 1 is over."""
 
     type: ClassVar = EventType.ROUND_END
+
+    @property
+    def title(self) -> tuple[str, dict[str, Param]]:
+        """The title of its explanation, a template (``{index}``: its place in the log) and its params."""
+        return _("Event {index}: end of round 1"), {}
 
     def to_json(self) -> dict[str, object]:
         """The event as the record's JSON object."""
@@ -394,6 +440,11 @@ class AdjustEvent:
     nuggets: int = 0
     note: str = ""
     type: ClassVar = EventType.ADJUST
+
+    @property
+    def title(self) -> tuple[str, dict[str, Param]]:
+        """The title of its explanation, a template (``{index}``: its place in the log) and its params."""
+        return _("Event {index}: correction for {player}"), {"player": self.player}
 
     def to_json(self) -> dict[str, object]:
         """The event as the record's JSON object."""
@@ -415,6 +466,11 @@ class HoldingsEvent:
     rewards: Bag = field(default_factory=dict)
     nuggets: int = 0
     type: ClassVar = EventType.HOLDINGS
+
+    @property
+    def title(self) -> tuple[str, dict[str, Param]]:
+        """The title of its explanation, a template (``{index}``: its place in the log) and its params."""
+        return _("Event {index}: final count of {player}"), {"player": self.player}
 
     def to_json(self) -> dict[str, object]:
         """The event as the record's JSON object."""
@@ -510,6 +566,48 @@ def parse_event(players: tuple[str, ...], value: object, index: int = 0) -> Even
     return _EventReader(players).event(index, value)
 
 
+def parse_territory_so_far(players: tuple[str, ...], value: object, *, action: bool = True) -> TerritorySoFar:
+    """Parse a territory event as far as it is entered: as :func:`parse_event` reads a territory, except that
+    the closer, the tie-break, the lone choice, the special action and the picks may be missing yet. With
+    ``action`` false, the special action is being chosen and is left out unread (it is checked once complete).
+
+    Raises :class:`RecordError` at the field that is wrong (no event index: the event is not in a log yet).
+    """
+    fields = Fields(value, RecordError)
+    if fields.choice("type", EventType) is not EventType.TERRITORY:
+        raise ValueError(f"not a territory event: {value!r}")  # the caller's mistake, not the player's
+    so_far = _EventReader(players).territory_so_far(fields, action=action)
+    fields.done()
+    return so_far
+
+
+def check_entered(players: tuple[str, ...], value: object, index: int = 0) -> None:
+    """Check an event being entered field by field as far as it goes, as :func:`parse_event` reads it, its
+    fields in the order they are entered: its player first, then each field entered, up to the first not
+    entered yet (a Volcano's special action, a Beaver Dam's token, a player's objective cards). A territory is
+    answered by :func:`rules.partial.answer_territory`.
+
+    Raises :class:`RecordError` at the field entered that is wrong.
+    """
+    try:
+        _EventReader(players).event(index, value, _EnteredFields)
+    except _NotEntered:
+        return
+
+
+class _NotEntered(Exception):
+    """A field of an event being entered is not entered yet (see :func:`check_entered`)."""
+
+
+class _EnteredFields(Fields):
+    """The fields of an event being entered: reading one not entered yet ends the check."""
+
+    def raw(self, key: str) -> object:
+        if self.value.get(key) is None:
+            raise _NotEntered(key)
+        return super().raw(key)
+
+
 def parse_special_action(players: tuple[str, ...], value: object) -> SpecialAction:
     """Parse a special action taken in a game whose players are ``players``."""
     return _EventReader(players).special_action(Fields(value, RecordError, ("special_action",)))
@@ -577,10 +675,10 @@ class _EventReader:
         self.players = players
         self.building_limits = whole_game_buildings(len(players))
 
-    def event(self, index: int, value: object) -> Event:
+    def event(self, index: int, value: object, fields_of: type[Fields] = Fields) -> Event:
         label = ""
         try:
-            fields = Fields(value, RecordError)
+            fields = fields_of(value, RecordError)
             event_type = fields.choice("type", EventType)
             label = event_type.value
             event = _EVENT_PARSERS[event_type](self, fields)
@@ -615,6 +713,19 @@ class _EventReader:
         return held
 
     def territory(self, fields: Fields) -> TerritoryEvent:
+        so_far = self.territory_so_far(fields, action=True)
+        return TerritoryEvent(
+            territory=so_far.territory,
+            closed_by=self.player(fields, "closed_by"),
+            rewards=so_far.rewards,
+            buildings=so_far.buildings,
+            order=so_far.order,
+            lone_choice=so_far.lone_choice,
+            special_action=so_far.special_action,
+            picks=so_far.picks,
+        )
+
+    def territory_so_far(self, fields: Fields, *, action: bool) -> TerritorySoFar:
         buildings = {
             self.known(player, lambda message: fields.fail("buildings", message)): self.buildings_of(player, counts)
             for player, counts in fields.mapping("buildings").items()
@@ -626,7 +737,7 @@ class _EventReader:
                 self.known(name, lambda message: fields.fail("order", message)) for name in fields.array("order")
             )
         special = None
-        if fields.has("special_action"):
+        if fields.has("special_action") and action:
             special = self.special_action(fields.nested("special_action"))
         picks = {}
         if fields.has("picks"):
@@ -635,9 +746,9 @@ class _EventReader:
                 for player, bag in fields.mapping("picks").items()
             }
             picks = in_order(picks, self.players)
-        return TerritoryEvent(
+        return TerritorySoFar(
             territory=fields.choice("territory", Territory),
-            closed_by=self.player(fields, "closed_by"),
+            closed_by=self.player(fields, "closed_by") if fields.has("closed_by") else None,
             rewards=parse_bag(fields.raw("rewards"), ("rewards",)),
             buildings=buildings,
             order=order,
@@ -673,6 +784,7 @@ class _EventReader:
         return BeaverDamEvent(self.player(fields, "player"), fields.choice("reward", Reward))
 
     def objectives(self, fields: Fields) -> ObjectivesEvent:
+        player = self.player(fields, "player")
         cards_value = fields.array("cards")
         if len(cards_value) > MAX_OBJECTIVE_CARDS:
             raise fields.fail(
@@ -684,7 +796,7 @@ class _EventReader:
                 ),
             )
         cards = tuple(self.card(card, ("cards", str(number))) for number, card in enumerate(cards_value))
-        return ObjectivesEvent(self.player(fields, "player"), cards)
+        return ObjectivesEvent(player, cards)
 
     def card(self, value: object, where: tuple[str, ...]) -> ObjectiveCard:
         fields = Fields(value, RecordError, where)

@@ -21,7 +21,7 @@ from .errors import RecordError
 from .explanation import Figure, Message, Order, Part, Parts, Players, Step, Tokens
 from .explanation import gettext_noop as _
 from .game import GameState, TerritoryOutcome
-from .record import Bag, ChooseFirst, LoneChoice, TerritoryEvent
+from .record import Bag, ChooseFirst, LoneChoice, TerritoryEvent, TerritorySoFar
 from .special_actions import apply_special_action
 
 # 1. Influence ------------------------------------------------------------------------------------
@@ -44,12 +44,20 @@ class InfluenceReport:
     """Influence in a completed territory, and what the closer must still decide."""
 
     territory: Territory
-    closed_by: str
+    closed_by: str | None
+    """Who closed it (``None`` while a territory being entered does not say yet)."""
     influence: Mapping[str, int]
     """Every player with influence (more than 0), in seat order."""
     levels: tuple[tuple[str, ...], ...]
     """Players grouped by equal influence, most first; a group of two or more is a tie."""
     steps: tuple[Step, ...]
+
+    @property
+    def closer(self) -> str:
+        """Who closed the territory, who orders the tied players; :class:`ValueError` while not known."""
+        if self.closed_by is None:
+            raise ValueError("the closer orders the tied players: name the closer first")
+        return self.closed_by
 
     @property
     def lone(self) -> str | None:
@@ -100,7 +108,7 @@ class InfluenceReport:
                         ),
                         tied=Players(tied),
                         influence=self.influence[tied[0]],
-                        closer=self.closed_by,
+                        closer=self.closer,
                         territory=self.territory,
                     ),
                     ("order",),
@@ -147,7 +155,7 @@ class InfluenceReport:
                     {
                         "tied": Players(level),
                         "influence": self.influence[level[0]],
-                        "closer": self.closed_by,
+                        "closer": self.closer,
                         "territory": self.territory,
                         "chosen": Order(chosen),
                     },
@@ -164,7 +172,7 @@ def influence_of(buildings: Mapping[Building, int]) -> int:
 def assess_influence(
     players: Sequence[str],
     territory: Territory,
-    closed_by: str,
+    closed_by: str | None,
     buildings: Mapping[str, Mapping[Building, int]],
 ) -> InfluenceReport:
     """Step 1: each player's influence from their buildings, and the tied groups."""
@@ -443,6 +451,14 @@ def prepare_collection(state: GameState, event: TerritoryEvent) -> PreparedTerri
     """
     check_buildings_counted(state, event.buildings)
     report = assess_influence(state.players, event.territory, event.closed_by, event.buildings)
+    return prepare_after_influence(state, report, event)
+
+
+def prepare_after_influence(
+    state: GameState, report: InfluenceReport, event: TerritoryEvent | TerritorySoFar
+) -> PreparedTerritory:
+    """Steps 2 to 4 of :func:`prepare_collection`, once ``report`` (step 1) is known: the order, the special
+    action (applied to ``state``) and the plan of a territory entered up to its picks."""
     if not report.influence and event.order:
         raise RecordError(
             Message(

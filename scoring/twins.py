@@ -1,7 +1,7 @@
 """A save that repeats an event saved a moment before: two phones that entered one territory at once.
 
 The game allows two territories of one kind closed by one player with the same icons and buildings, so a twin
-is not refused: it is asked about once before it counts (:mod:`scoring.views.entry`). A twin is the log's last
+is not refused: it is asked about once before it counts (:func:`to_ask`). A twin is the log's last
 event, or one of its last :data:`LOOKED_BACK` events saved less than :data:`RECENT` ago (the other phone may
 have saved, and a third phone another event, since), that is the same as the new one: for a territory, the
 same territory closed by the same player with the same icons and buildings (the picks, order and special
@@ -19,13 +19,12 @@ from django.utils.translation import gettext as _
 
 from rules import EventType, RulesError, Territory, parse_event
 
+from .kinds import KINDS
 from .models import Game
 from .wording import TERRITORY_NAMES
 
 LOOKED_BACK = 5
 RECENT = timedelta(minutes=10)
-ADDING = frozenset({EventType.TERRITORY, EventType.VOLCANO, EventType.BEAVER_DAM, EventType.ADJUST})
-"""The events that would count twice if saved twice."""
 SAME_BOARD = ("type", "territory", "closed_by", "rewards", "buildings")
 """What makes two territory events the same board."""
 
@@ -45,11 +44,21 @@ def _compared(event: dict[str, Any]) -> dict[str, Any]:
     return event
 
 
-def twin_of(game: Game, event: dict[str, Any]) -> Twin | None:
+def to_ask(game: Game, event: dict[str, Any], *, editing: int | None, confirmed: int) -> Twin | None:
+    """The event of ``game`` that saving ``event`` would repeat, which the phone is asked about before the save
+    counts; ``None`` when there is none, for an edit of the past (it replaces an event: nothing counts twice),
+    and once the phone posted back the event it repeats (``confirmed``: it was asked, and saves)."""
+    if editing is not None:
+        return None
+    twin = _latest_twin(game, event)
+    return None if twin is None or twin.index == confirmed else twin
+
+
+def _latest_twin(game: Game, event: dict[str, Any]) -> Twin | None:
     """The latest recent event of ``game`` that ``event`` (a new event, complete) repeats, if any; only events
     that add to what the players hold are asked about (objective cards or a final count saved again replace
     themselves: nothing is counted twice)."""
-    if event.get("type") not in ADDING:
+    if not KINDS[EventType(event["type"])].adds:
         return None
     try:
         made = _compared(parse_event(game.players(), event).to_json())  # as the rules read it, as the log stores it

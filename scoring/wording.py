@@ -33,6 +33,7 @@ from rules import (
     Territory,
 )
 from rules.explanation import ListStyle, Message, Params, Plural, render
+from scoring.kinds import KINDS
 
 type StrPromise = Promise  # a gettext_lazy text
 
@@ -154,24 +155,8 @@ ACTIONS: dict[SpecialActionKind, StrPromise] = {
     SpecialActionKind.EXCHANGE_SHAPE: _("Exchange a shape"),
     SpecialActionKind.EXCHANGE_COLOUR: _("Exchange a colour"),
 }
-EVENTS: dict[EventType, StrPromise] = {
-    EventType.TERRITORY: _("Territory"),
-    EventType.VOLCANO: _("Volcano"),
-    EventType.BEAVER_DAM: _("Beaver Dam"),
-    EventType.OBJECTIVES: _("Objective cards"),
-    EventType.ROUND_END: _("End of round 1"),
-    EventType.ADJUST: _("Correction"),
-    EventType.HOLDINGS: _("Final count"),
-}
-ENTERING: dict[EventType, StrPromise] = {
-    EventType.TERRITORY: _("scoring a territory"),
-    EventType.VOLCANO: _("entering the Volcano"),
-    EventType.BEAVER_DAM: _("entering the Beaver Dam"),
-    EventType.OBJECTIVES: _("entering objective cards"),
-    EventType.ROUND_END: _("entering the end of round 1"),
-    EventType.ADJUST: _("entering a correction"),
-    EventType.HOLDINGS: _("entering a final count"),
-}
+EVENTS: dict[EventType, StrPromise] = {kind: entry.name for kind, entry in KINDS.items()}
+ENTERING: dict[EventType, StrPromise] = {kind: entry.entering for kind, entry in KINDS.items()}
 """What a phone is doing while it enters an event ("Maya is entering the Volcano…")."""
 SCORING: dict[Territory, StrPromise] = {
     Territory.FOREST: _("scoring a forest"),

@@ -4,21 +4,14 @@ and the error of a tap that makes no sense."""
 from __future__ import annotations
 
 from rules import PROMO_EVENTS, EventType
+from scoring.kinds import KINDS
 
 EVENT_KINDS = tuple(EventType)
 PROMO_KINDS = PROMO_EVENTS
 MAX_COUNT = 99
 # Stages of counters: going back to one, or to an earlier stage, keeps their counts.
 COUNTER_STAGES = {"board", "changes", "cards", "count"}
-STAGES: dict[str, tuple[str, ...]] = {
-    EventType.TERRITORY: ("territory", "board", "order", "lone", "action", "picks", "confirm"),
-    EventType.VOLCANO: ("player", "action", "confirm"),
-    EventType.BEAVER_DAM: ("player", "reward", "confirm"),
-    EventType.OBJECTIVES: ("player", "cards", "confirm"),
-    EventType.ROUND_END: ("confirm",),
-    EventType.ADJUST: ("player", "changes", "confirm"),
-    EventType.HOLDINGS: ("player", "count", "confirm"),
-}
+STAGES: dict[str, tuple[str, ...]] = {kind: entry.stages for kind, entry in KINDS.items()}
 # The event fields each stage fills: reopening a stage clears the fields of the stages after it.
 STAGE_FIELDS = {
     "territory": ("territory",),

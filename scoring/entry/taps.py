@@ -45,7 +45,7 @@ def tap(screen: Screen, op: str, form: dict[str, str], state: GameState, index: 
     already done no longer hold (a later collector's pick, a confirmed step the event as a whole refuses), that
     stage is to do again, with the error (see :func:`analyse`): going back would offer the same tap again.
     """
-    before = screen.draft.copy()
+    shown, before = screen, screen.draft.copy()
     try:
         if screen.stage == "board" and op.startswith(BOARD_ANSWERS) and op != "tie:clear":
             # The resolution's first question, answered on the board: the board is done, then the answer.
@@ -59,7 +59,7 @@ def tap(screen: Screen, op: str, form: dict[str, str], state: GameState, index: 
         if screen.draft.kind == EventType.HOLDINGS and "player" in screen.event and "rewards" not in screen.event:
             screen.event.update(count_from_holdings(state, screen.event["player"]))
     except BadOp as error:
-        return _with_error(analyse(before, state, index), str(error), form)
+        return _with_error(_undone(shown, before), str(error), form)
     after = analyse(screen.draft, state, index)
     after.note = screen.note
     try:
@@ -69,8 +69,15 @@ def tap(screen: Screen, op: str, form: dict[str, str], state: GameState, index: 
     except RulesError as error:
         after.error = error.message
     if after.error and not after.repaired:
-        return _with_error(analyse(before, state, index), after.error, form)
+        return _with_error(_undone(shown, before), after.error, form)
     return after
+
+
+def _undone(shown: Screen, before: Draft) -> Screen:
+    """The screen shown before a refused tap, its draft as it was: the analysis of that draft still holds, so
+    it is not analysed again."""
+    shown.draft, shown.note = before, ""
+    return shown
 
 
 BOARD_ANSWERS = ("tie:", "set:lone_choice:", "action:")

@@ -33,6 +33,7 @@ from scoring import drafts, states, twins
 from scoring.access import game_for_player, okanagan_game
 from scoring.entry import EVENT_KINDS, PROMO_KINDS, BadOp, Draft, Screen, analyse, count_from_holdings, tap
 from scoring.http import HtmxHttpRequest, game_over, go, posted_whole, to_saved
+from scoring.kinds import KINDS
 from scoring.log import Events, StaleGame, append_event, change_log
 from scoring.models import SEAT_MOVED, Game
 from scoring.models import Draft as StoredDraft
@@ -108,9 +109,7 @@ def _start(game: Game, kind: str, me: str, territory: str) -> Draft:
     if kind == EventType.HOLDINGS and me:  # a count starts from what the game gave them (scoring.entry.taps)
         state, _index = _state_before(game, None)
         return Draft({"type": kind, "player": me} | count_from_holdings(state, me))
-    if (
-        kind in {EventType.VOLCANO, EventType.BEAVER_DAM, EventType.ADJUST} and me
-    ):  # most often one's own: "Change" otherwise
+    if KINDS[EventType(kind)].for_me and me:  # most often one's own: "Change" otherwise
         return Draft({"type": kind, "player": me})
     return Draft.new(kind)
 
@@ -289,8 +288,8 @@ def _save(
         if screen.stage != "confirm" or screen.error:
             screen.error = screen.error or _("Finish the steps above first.")
             return screen
-        twin = twins.twin_of(game, screen.event) if editing is None else None
-        if twin is not None and twin.index != confirmed:
+        twin = twins.to_ask(game, screen.event, editing=editing, confirmed=confirmed)
+        if twin is not None:
             screen.error = twin.question
             return TwinAsked(screen, twin.index)
         try:
