@@ -40,6 +40,7 @@ from .access import is_member
 from .charts import stacked
 from .entry import EVENT_KINDS, PROMO_KINDS
 from .http import HtmxHttpRequest, posted_whole
+from .live import ENDED_POLL_SECONDS, POLL_SECONDS
 from .models import SEAT_COLOURS, SEAT_MOVED, Event, Game
 from .phones import known_phone, my_seat
 from .result_image import ImageLine, draw_result
@@ -248,7 +249,7 @@ def live_part(game: Game, *, spectator: bool, log_from: int | None = None) -> di
         "live_url": reverse("live", args=[game.spectator_token])
         + ("?view=watch" if spectator else "?view=game")
         + (f"&log={log_from}" if log_from is not None else ""),
-        "poll_every": "1500ms" if game.is_playing else "10s",
+        "poll_every": f"{(POLL_SECONDS if game.is_playing else ENDED_POLL_SECONDS) * 1000:.0f}ms",
         "etag": live_etag(game.pk, game.revision, game.activity, log_from=log_from),
         "revision": game.revision,
     }

@@ -29,6 +29,11 @@ HEADER = "X-Live-Parts"
 """The request header in which a poller sends the digests of the parts its phone holds."""
 POLLER_ID = "live-poll"
 """The poller's id: a partial answer replaces it (``HX-Retarget``), and static/js/table.js finds it by it."""
+POLL_SECONDS = 1.5
+"""Seconds between two polls of a game being played, by each phone at its table and each spectator (the load
+benchmark, bench/load.py, polls as often)."""
+ENDED_POLL_SECONDS = 10
+"""Seconds between two polls of a game that has ended (its result can still be corrected, rarely)."""
 
 PART_NAME = re.compile(r"[a-z][a-z-]{0,30}")
 """A part's name: its element is ``#part-NAME``."""

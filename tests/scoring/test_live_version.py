@@ -19,8 +19,8 @@ from pytest_django.fixtures import Settings
 from scoring import drafts, live_version, seats
 from scoring.log import change_log, finish, line_changed, reopen
 from scoring.models import Game
+from support.entry import Entry
 from tests.redis_server import REDIS_URL, redis_or_skip
-from tests.scoring.conftest import Entry
 from tests.scoring.test_game_pages import FOREST, add_events
 
 

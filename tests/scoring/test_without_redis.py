@@ -22,8 +22,9 @@ from django.test import Client, override_settings
 from scoring import cache as redis_guard
 from scoring.log import create_game
 from scoring.models import Game
+from support.entry import Entry
 from tests.redis_server import REDIS_URL, redis_or_skip
-from tests.scoring.conftest import FOREST_PLAYERS, Entry
+from tests.scoring.conftest import FOREST_PLAYERS
 
 BOUND = 2.0
 """Seconds any request may take with Redis out (a stalled Redis costs one request its half-second timeout)."""
