@@ -27,7 +27,7 @@ from bench.load import (
     poller_headers,
     revision_of,
 )
-from scoring.live import HEADER
+from scoring.live import HEADER, POLL_SECONDS
 from scoring.log import create_game
 from scoring.models import Group
 from support.entry import Entry
@@ -74,7 +74,7 @@ def test_the_client_reads_each_kind_of_body_and_reconnects_when_a_kept_alive_con
 
 
 @pytest.mark.django_db
-def test_a_lake_s_taps_are_legal_however_many_lakes_are_saved_and_the_page_s_poller_is_read() -> None:
+def test_a_lake_s_taps_are_legal_however_many_are_saved_and_the_page_polls_as_the_bench_does() -> None:
     member = User.objects.create_user("bench", password="pw-bench-123")
     group = Group.objects.create(name="Bench", owner=member)
     group.members.add(member)
@@ -94,8 +94,10 @@ def test_a_lake_s_taps_are_legal_however_many_lakes_are_saved_and_the_page_s_pol
     game.refresh_from_db()
     assert game.revision == revision + 4
     assert all(FEWEST_TAPS <= count <= MOST_TAPS for count in counts) and len(counts) > 1
-    poller = poller_headers(client.get(entry.saved_to).content)
+    page = client.get(entry.saved_to).content
+    poller = poller_headers(page)
     assert revision_of(poller) == game.revision and poller[HEADER]
+    assert f'hx-trigger="every {POLL_SECONDS * 1000:.0f}ms, refresh"'.encode() in page, "as the bench polls"
 
 
 def a_step(
