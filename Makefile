@@ -28,7 +28,7 @@ lint: $(VENV)/.dev
 
 typecheck: $(VENV)/.dev
 	$(BIN)/mypy --strict rules
-	$(BIN)/mypy --strict scoring okanagan_site deploy
+	$(BIN)/mypy --strict scoring okanagan_site deploy support
 
 pytest: $(VENV)/.dev node_modules/.package-lock.json messages
 	$(BIN)/pytest -q
@@ -45,15 +45,17 @@ bench: $(VENV)/.dev
 	for record in tests/data/okanagan-*.json; do case $$record in *.expected.json) ;; *) \
 		$(BIN)/python bench/play_record.py --totals $$record || exit 1;; esac; done
 
-# The knee, at most about 12 minutes (bench/load.py): the site as `make serve` runs it (needs nginx), 300 to 1,200
-# phones (3 a table on games of 30 events, a save per table every 20 s, polls every 3 s), each step 20 s measured,
-# to the first step that misses the targets; then the trivial view against an unchanged poll. On SQLite, then on
-# PostgreSQL, then on PostgreSQL and Redis (production), ahead of the machine's other processes where that is
-# permitted (--nice).
+# The knee, at most about 8 minutes a setup (bench/load.py): the site as `make serve` runs it (needs nginx), 200 to
+# 1,000 phones (tables of 4 phones on games of 30 events, each phone polling every 1.5 s as the pages do; one
+# territory per table every 20 s, entered tap by tap: 6-16 taps, Save, the game page), each step 14 s of warm-up
+# and 20 s measured, to the first step that misses the targets; then the trivial view against an unchanged poll.
+# On SQLite, then PostgreSQL, then PostgreSQL and Redis (production) with one app server and with two, ahead of
+# the machine's other processes where that is permitted (--nice).
 load: $(VENV)/.dev
 	$(BIN)/python bench/load.py --nice -10
 	$(BIN)/python bench/load.py --nice -10 --postgres
 	$(BIN)/python bench/load.py --nice -10 --postgres --redis
+	$(BIN)/python bench/load.py --nice -10 --postgres --redis --servers 2
 
 # The translations: .po files are the source, compiled to .mo (needs gettext's msgfmt).
 messages: $(VENV)/.runtime

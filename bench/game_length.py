@@ -32,7 +32,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.production import in_process, member_of_a_group  # noqa: E402
+from support.production import in_process, member_of_a_group  # noqa: E402
 
 LAKE_TAPS = ("set:territory:lake", "count:rewards:blue-circle:1", "set:closed_by:0", "done:board")
 
@@ -111,7 +111,7 @@ def a_record(length: int) -> dict[str, Any]:
     ``scoring.twins``)."""
     from rules import Reward, score_okanagan
     from scoring.twins import LOOKED_BACK
-    from tests.random_games import RandomChooser, random_record
+    from support.random_games import RandomChooser, random_record
 
     for seed in itertools.count():
         record = random_record(RandomChooser(seed), 3, length - length // 3, length // 3).to_json()

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.production import in_process  # noqa: E402
+from support.production import in_process  # noqa: E402
 
 if TYPE_CHECKING:
     from django.test import Client
@@ -43,7 +43,7 @@ def main() -> None:
         from rules import score_okanagan
         from scoring.log import NewGame, create_games, sheet_game
         from scoring.models import Game, Group
-        from tests.random_games import RandomChooser, random_record
+        from support.random_games import RandomChooser, random_record
 
         user = User.objects.create_user("bench", password="bench-password-1")
         client = Client()

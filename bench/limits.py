@@ -25,7 +25,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.production import in_process, member_of_a_group  # noqa: E402
+from support.production import in_process, member_of_a_group  # noqa: E402
 
 
 def main() -> None:
@@ -69,7 +69,7 @@ def main() -> None:
         took = (time.perf_counter() - start) * 1000
         print(f"  {MAX_EVENTS + 1} events: answered {refused.status_code} in {took:.0f} ms")
 
-        from tests.random_games import RandomChooser, random_record
+        from support.random_games import RandomChooser, random_record
 
         played_record = random_record(RandomChooser(2026), players=4, territories=40, others=20)
         played, record_events = played_record.to_json(), played_record.events

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.production import in_process, member_of_a_group  # noqa: E402
+from support.production import in_process, member_of_a_group  # noqa: E402
 
 if TYPE_CHECKING:
     from django.test import Client
@@ -46,7 +46,7 @@ def main() -> None:
         from scoring.live.parts import HEADER
         from scoring.log import change_log, create_game
         from scoring.models import Draft
-        from tests.random_games import RandomChooser, random_record
+        from support.random_games import RandomChooser, random_record
 
         _member, group = member_of_a_group("Bench")
         seed = 0
@@ -118,7 +118,7 @@ def main() -> None:
 
 def start_entry(client: Client, game_id: int) -> None:
     """Another phone opens the board of a forest: an entry in progress, shown to the table."""
-    from tests.scoring.conftest import Entry
+    from support.entry import Entry
 
     Entry(client, f"/games/{game_id}/events/new/territory/").tap("set:territory:forest")
 

@@ -7,21 +7,27 @@ shared cache on Redis (``REDIS_URL``, or 127.0.0.1:6379) under a key prefix of i
 Then it steps the number of phones (``--phones``), each step on fresh tables: ``--warmup`` s, then
 ``--seconds`` s measured, then two poll intervals more for the last saves to arrive. As the pages do:
 
-- a table is 3 phones on a game that starts ``--events`` events long (a legal random record of
-  ``tests/random_games.py``, seeded by the table's number) and sends from its own loopback address
-  (127.1.x.y), as a table behind its home router does; ``--spectators`` more phones watch the first tables;
-- every phone polls the game's live fragment every ``--interval`` s with the ETag it holds (from the start
-  the table's current one, as if it had loaded the page): the table's phones ``/watch/<token>/live/?view=game``
-  with a session, spectators ``?view=watch`` without one. A phone whose answer has not come when its next
-  poll is due skips that poll, as htmx does;
-- one phone per table, the member's, saves a territory every 20 s (the tables spread evenly over the 20 s),
-  then loads the game page the answer sends it to. The territory is a lake that phone entered tap by tap
-  before the step (then cancelled): each save posts that entry's draft again, which adds one more lake.
-  Nobody has buildings there, so nobody collects: the lake stays legal however many are saved and
-  whatever the supply still holds, and a refused save counts as an error.
+- a table is 4 phones (the member's and 3 guests') on a 4-player game that starts ``--events`` events long
+  (a legal random record of ``support/random_games.py``, seeded by the table's number) and sends from its
+  own loopback address (127.1.x.y), as a table behind its home router does; ``--spectators`` more phones
+  watch the first tables;
+- every phone on the game page polls the game's live fragment every ``--interval`` s (by default the
+  site's own, ``scoring.live.intervals.PLAYING_MS``) with the ETag and the parts' digests its poller holds, as htmx
+  sends them (from the start the table's current ones, as if it had loaded the page): the table's phones
+  ``/watch/<token>/live/?view=game`` with a session, spectators ``?view=watch`` without one. A phone whose
+  answer has not come when its next poll is due skips that poll, as htmx does;
+- one phone per table, the member's, enters a territory every 20 s (the tables spread evenly over the 20 s),
+  as the entry's htmx does: it loads the entry page from the game page's Lake button, posts each tap
+  (``op``, with the draft the last answer held), one every ``TAP_EVERY`` s, then Save, then loads the game
+  page the answer sends it to (``HX-Redirect``). It does not poll meanwhile: the entry page does not. The
+  taps are a legal lake's, 6 to 16 of them (seeded by the table): who closed it, then its reward icons
+  (the lake's own colour by their count chips, others one more per tap). Nobody has buildings there, so
+  nobody collects: the lake stays legal however many are saved and whatever the supply still holds, and a
+  refused tap or save counts as an error. With ``--warmup`` at least the longest entry (16 taps), each
+  table's save and taps fall in the measured seconds as in a steady game.
 
 The member's phones share one session, logged in over HTTP (a session is one row, read once per request
-whoever holds it). The other two phones of a table are its guests: the setup script stores their sessions
+whoever holds it). The other three phones of a table are its guests: the setup script stores their sessions
 itself as ``join_table`` does (``{"tables": {"<game id>": "<table code>"}}``).
 
 Each phone keeps one HTTP/1.1 connection alive, as a browser does; the phones are coroutines of one asyncio
@@ -41,7 +47,8 @@ of them (as if the machine were idle; it needs root, and PostgreSQL's backends k
 Then a table of the steps, and the knee: the most phones at which that step and every one before it held
 the targets
 
-    territory save p95 ≤ 50 ms, unchanged poll p95 ≤ 10 ms, no error (and the generator kept up).
+    territory tap p95 ≤ 50 ms, territory save p95 ≤ 50 ms, unchanged poll p95 ≤ 10 ms, no error (and the
+    generator kept up).
 
 It stops after the first step that misses them (``--keep-going`` runs them all). Last, in the same run, 16
 clients hammer the trivial view (``/health/live/``) and an unchanged poll for ``--hammer`` s each, and it
@@ -51,8 +58,8 @@ prints their rates and ratio (target: polls ≥ 50 % of the trivial view's rate)
 one gunicorn on loopback TCP, without nginx, for comparison (its sync workers close every connection, so the
 generator connects once per request).
 
-    .venv/bin/python bench/load.py [--postgres] [--redis [URL]] [--events 30] [--phones 300 600 750 900 1050 1200]
-        [--interval 3] [--seconds 20] [--warmup 4] [--spectators 10] [--workers 5] [--servers 1] [--direct]
+    .venv/bin/python bench/load.py [--postgres] [--redis [URL]] [--events 30] [--phones 200 300 400 500 600 800 1000]
+        [--interval 1.5] [--seconds 20] [--warmup 14] [--spectators 10] [--workers 5] [--servers 1] [--direct]
         [--nice -10] [--keep-going] [--hammer 10]
 """
 
@@ -83,13 +90,27 @@ from urllib.parse import urlencode
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.production import free_port, manage, prepare, production_env, serve  # noqa: E402
-from deploy.serve import NGINX, default_workers, serve_env, start  # noqa: E402
+from deploy.serve import NGINX, default_workers, manage, prepare, serve_env, start  # noqa: E402  # noqa: E402
+from rules import Reward, Territory  # noqa: E402
+from scoring.entry.stages import MAX_CHIP  # noqa: E402
+from scoring.live.intervals import PLAYING_MS  # noqa: E402
+from scoring.live.parts import HEADER  # noqa: E402
+from support.production import free_port, production_env, serve  # noqa: E402
 
 PG_ADMIN = "postgres://postgres@127.0.0.1:5432/postgres"
-LAKE_TAPS = ("set:territory:lake", "count:rewards:blue-circle:1", "set:closed_by:0")
-"""A lake with one blue circle, closed by Ann, nobody's buildings: "Save" then finishes the board and saves."""
+PHONES_PER_TABLE = 4
+"""The member's phone and 3 guests' (a game of 4 players)."""
 SAVE_EVERY = 20.0
+"""Seconds between two territories entered at a table (from the first tap of one to the first of the next)."""
+FEWEST_TAPS, MOST_TAPS = 6, 16
+"""How many taps a territory takes on the entry page, Save left out."""
+TAP_EVERY = 0.8
+"""Seconds between two taps of an entry (the entry page's load, each tap, Save): a person reading and tapping."""
+HOME_ICONS = [reward for reward in Reward if reward.colour is Territory.LAKE.colour]
+"""The lake's own icons: a count chip each."""
+OTHER_ICONS = [reward for reward in Reward if reward.colour is not Territory.LAKE.colour]
+"""Icons of other colours: a tap is one more."""
+TAP_P95_MS = 50.0
 SAVE_P95_MS = 50.0
 UNCHANGED_P95_MS = 10.0
 LATE_S = 0.1
@@ -99,7 +120,10 @@ LATE_SHARE = 0.01
 TIMEOUT_S = 30.0
 TWIN = re.compile(r'name="twin" value="(\d+)"')
 """The event a save repeats, which the page asks about (scoring.twins)."""
-PAGE_ETAG = re.compile(r'"If-None-Match": "\\"([^"\\]+)\\""')  # the ETag the game page's live div sends
+POLLER = re.compile(rf'"If-None-Match": "\\"([^"\\]+)\\"", "{HEADER}": "([^"]*)"')
+"""The headers of a live fragment's poller (``templates/scoring/_live_poll.html``): its ETag and the parts held."""
+ENTRY = "entry page"
+TAP = "territory tap"
 SAVE = "territory save"
 PAGE = "game page (after a save)"
 UNCHANGED = "unchanged (304)"
@@ -232,10 +256,9 @@ class Table:
     guests: list[str]
     address: str
     """The loopback address its phones send from (one home router)."""
-    lake: str = ""
-    """The draft of a lake ready to save, as its page held it (see :func:`enter_lake`)."""
-    etag: str = ""
-    """The live fragment's ETag once the lake was entered: the phones hold it, as if they had loaded the page."""
+    poller: dict[str, str] = field(default_factory=dict)
+    """The live fragment's poller headers at the start (ETag, parts held): the phones hold them, as if they had
+    loaded the page."""
     saved: dict[int, float] = field(default_factory=dict)
     """Revision → when the save that made it was answered (``time.monotonic()``)."""
     seen: dict[str, dict[int, float]] = field(default_factory=dict)
@@ -277,7 +300,7 @@ Group.objects.create(name="Bench", owner=user).members.add(user)
 
 def make_tables(env: dict[str, str], first: int, count: int, events: int) -> list[Table]:
     """Tables ``first`` to ``first + count - 1``: each a game of the member's group whose log is a legal random
-    record of ``events`` events (seeded by the table's number), and two guests' sessions."""
+    record of ``events`` events of 4 players (seeded by the table's number), and three guests' sessions."""
     script = f"""
 import json
 from importlib import import_module
@@ -285,7 +308,7 @@ from django.conf import settings
 from scoring.access import TABLES_KEY
 from scoring.log import create_game
 from scoring.models import Group
-from tests.random_games import RandomChooser, random_record
+from support.random_games import RandomChooser, random_record
 SessionStore = import_module(settings.SESSION_ENGINE).SessionStore
 def guest(game):
     session = SessionStore()
@@ -295,10 +318,10 @@ def guest(game):
 group = Group.objects.get(name="Bench")
 rows = []
 for number in range({first}, {first + count}):
-    record = random_record(RandomChooser(number), 3, {events - events // 3}, {events // 3}).to_json()
+    record = random_record(RandomChooser(number), {PHONES_PER_TABLE}, {events - events // 3}, {events // 3}).to_json()
     game = create_game(group, tuple(record["players"]), record["options"], promos=True, events=record["events"])
     rows.append({{"id": game.pk, "token": game.spectator_token, "revision": game.revision,
-                  "guests": [guest(game), guest(game)]}})
+                  "guests": [guest(game) for _ in range({PHONES_PER_TABLE - 1})]}})
 print(json.dumps(rows))
 """
     rows = json.loads(manage(env, "shell", "-c", script))
@@ -321,49 +344,47 @@ async def log_in(port: int) -> dict[str, str]:
     return {"Cookie": f"csrftoken={csrf}; sessionid={session}", "X-CSRFToken": csrf}
 
 
-async def enter_lake(port: int, table: Table, member: dict[str, str]) -> None:
-    """Enter a lake at the table's game tap by tap, as the member's phone does, and cancel it: the draft the
-    last page held, which this phone may post to save that lake (drafts are the server's to make: none is
-    made up here). Then the table's live ETag, which its phones start with."""
-    connection = Connection(port, table.address)
-    path = f"/games/{table.game}/events/new/territory/"
-    headers = {**member, "Content-Type": "application/x-www-form-urlencoded"}
-    page = (await connection.request("GET", path, member)).body
-    fields: dict[str, str] = {}
-    for op in (*LAKE_TAPS, "cancel"):
-        for name in ("draft", "revision", "draft_id"):
-            found = re.search(rf'name="{name}" value="([^"]*)"'.encode(), page)
-            assert found, f"no {name} in the entry page before {op}"
-            fields[name] = html.unescape(found.group(1).decode())
-        answer = await connection.request("POST", path, headers, urlencode(fields | {"op": op}))
-        assert answer.status == (302 if op == "cancel" else 200), (op, answer.status)
-        page = answer.body
-    table.lake = fields["draft"]
-    guest = {"Cookie": f"sessionid={table.guests[0]}", "HX-Request": "true"}
-    table.etag = (await connection.request("GET", f"/watch/{table.token}/live/?view=game", guest)).headers["etag"]
-    connection.close()
+def poller_headers(body: bytes) -> dict[str, str]:
+    """What the live fragment's poller in ``body`` sends with its next poll (none if ``body`` has no poller)."""
+    found = POLLER.search(body.decode())
+    return {"If-None-Match": f'"{found.group(1)}"', HEADER: found.group(2)} if found else {}
 
 
-async def enter_lakes(port: int, tables: list[Table], member: dict[str, str]) -> None:
-    """A lake at every table (:func:`enter_lake`): the first alone, which gives the member's phone its token
-    (first taps at once would each make one, and every entry but the last one's would be lost), then the
-    others four at a time."""
+async def first_pollers(port: int, tables: list[Table]) -> None:
+    """Each table's poller headers at the start (a guest's poll), four tables at a time."""
     limit = asyncio.Semaphore(4)
 
-    async def enter(table: Table) -> None:
+    async def first(table: Table) -> None:
         async with limit:
-            await enter_lake(port, table, member)
+            connection = Connection(port, table.address)
+            guest = {"Cookie": f"sessionid={table.guests[0]}", "HX-Request": "true"}
+            answer = await connection.request("GET", f"/watch/{table.token}/live/?view=game", guest)
+            connection.close()
+            table.poller = poller_headers(answer.body)
+            assert table.poller, f"no poller in the live fragment of game {table.game}"
 
-    await enter(tables[0])
-    await asyncio.gather(*(enter(table) for table in tables[1:]))
+    await asyncio.gather(*(first(table) for table in tables))
+
+
+def lake_taps(rng: random.Random) -> list[str]:
+    """The taps of a lake on the entry page, 6 to 16 of them, Save left out: who closed it (the first player),
+    then its icons, each a count chip of the lake's colour or one more of another colour. Nobody's buildings:
+    nobody collects, so the lake stays legal however many are saved."""
+    icons = [
+        f"count:rewards:{rng.choice(HOME_ICONS)}:{rng.randint(1, MAX_CHIP)}"
+        if rng.random() < 0.6
+        else f"add:rewards:{rng.choice(OTHER_ICONS)}:1"
+        for _ in range(rng.randint(FEWEST_TAPS, MOST_TAPS) - 1)
+    ]
+    return ["set:closed_by:0", *icons]
 
 
 # The phones -------------------------------------------------------------------------------------
 
 
-def revision_of(etag: str) -> int:
-    """The log's revision in a live ETag (``"<game>.<revision>.<activity>.<language>"``, see ``live_etag``)."""
-    return int(etag.strip('"').split(".")[1])
+def revision_of(poller: dict[str, str]) -> int:
+    """The log's revision in a poller's ETag (``"<game>.<revision>.<activity>.<language>"``, see ``live_etag``)."""
+    return int(poller["If-None-Match"].strip('"').split(".")[1])
 
 
 async def phone(
@@ -375,33 +396,32 @@ async def phone(
     cookie: dict[str, str],
     clock: Clock,
     recorder: Recorder,
-    first_save: float = math.inf,
+    first_entry: float = math.inf,
 ) -> None:
-    """One phone's page: a poll every ``clock.interval``, skipped while the last one is unanswered. The member's
-    saves a territory every 20 s from ``first_save`` s on, then loads the game page (whose live div restarts
-    its timer)."""
+    """One phone's game page: a poll every ``clock.interval``, skipped while the last one is unanswered. The
+    member's enters a territory every 20 s from ``first_entry`` s on (:func:`enter_territory`), without polling
+    meanwhile, then polls from the game page it loaded."""
     connection = Connection(port, source)
     seen = table.seen.setdefault(name, {})
-    etag, revision = table.etag, table.revision
+    held, revision = dict(table.poller), table.revision
+    rng = random.Random(f"{table.game} {name}")
     next_poll = clock.start + random.uniform(0, clock.interval)
-    next_save = clock.start + first_save
+    next_entry = clock.start + first_entry
     path = f"/watch/{table.token}/live/?view={view}"
     try:
-        while (due := min(next_poll, next_save)) < clock.end:
+        while (due := min(next_poll, next_entry)) < clock.end:
+            if next_entry <= next_poll:
+                next_entry += SAVE_EVERY
+                held = await enter_territory(connection, table, cookie, recorder, clock, due, lake_taps(rng)) or held
+                next_poll = time.monotonic() + clock.interval  # the new page's poller starts its timer
+                continue
             await asyncio.sleep(max(0.0, due - time.monotonic()))
             sent = time.monotonic()
             if recorder.measured(sent):
                 recorder.lateness.append(sent - due)
-            if next_save <= next_poll:
-                next_save += SAVE_EVERY
-                if sent < clock.until:
-                    etag = await save(connection, table, cookie, recorder, sent, etag)
-                    next_poll = time.monotonic() + clock.interval
-                continue
             next_poll += clock.interval
-            headers = {**cookie, "HX-Request": "true", **({"If-None-Match": etag} if etag else {})}
             try:
-                answer = await connection.request("GET", path, headers)
+                answer = await connection.request("GET", path, {**cookie, "HX-Request": "true", **held})
             except (OSError, TimeoutError):
                 recorder.failed(sent, f"poll ?view={view}")
                 continue
@@ -409,8 +429,8 @@ async def phone(
             outcome = {200: CHANGED, 304: UNCHANGED}.get(answer.status, f"failed ({answer.status})")
             recorder.add(sent, f"poll ?view={view} {outcome}", answer.ms, answer.status in (200, 304))
             if answer.status == 200:
-                etag = answer.headers.get("etag", etag)
-                new = revision_of(etag)
+                held = poller_headers(answer.body) or held
+                new = revision_of(held)
                 for each in range(revision + 1, new + 1):
                     seen.setdefault(each, received)
                 revision = max(revision, new)
@@ -421,39 +441,65 @@ async def phone(
         connection.close()
 
 
-async def save(
-    connection: Connection, table: Table, member: dict[str, str], recorder: Recorder, sent: float, etag: str
-) -> str:
-    """Save the table's lake and load the game page the answer sends to, as the browser does; the ETag the
-    page's live div holds. The same lake as one saved a moment before is asked about once (scoring.twins): the
-    phone taps Save again, as a person does, and both posts count as saves."""
-    fields = {"draft": table.lake, "revision": table.revision, "op": "save"}
-    headers = {**member, "Content-Type": "application/x-www-form-urlencoded"}
-    for _ask in range(2):
+HIDDEN = re.compile(r'<input type="hidden" name="([\w-]+)" value="([^"]*)">')
+"""A hidden field of the entry's form (the CSRF token, the draft, the revision, the draft's id, a twin asked)."""
+
+
+async def enter_territory(
+    connection: Connection,
+    table: Table,
+    member: dict[str, str],
+    recorder: Recorder,
+    clock: Clock,
+    began: float,
+    taps: list[str],
+) -> dict[str, str]:
+    """Enter a lake at the table's game as the entry's htmx does, from ``began`` on: the entry page (the game
+    page's Lake button), then each tap ``TAP_EVERY`` s after the one before, posted with the form's fields as
+    the last answer left them, then Save, then the game page the answer sends to (``HX-Redirect``). The same
+    lake as one saved a moment before is asked about once (scoring.twins): the phone taps Save again, as a
+    person does, and both posts count as saves. The new page's poller headers; none if the entry stopped (a
+    refused or failed request, or the step's end)."""
+    path = f"/games/{table.game}/events/new/territory/"
+    htmx = {**member, "HX-Request": "true", "Content-Type": "application/x-www-form-urlencoded"}
+    due = began
+
+    async def send(name: str, method: str, url: str, headers: dict[str, str], body: str | None) -> Response | None:
+        nonlocal due
+        if due >= clock.end:
+            return None
+        await asyncio.sleep(max(0.0, due - time.monotonic()))
+        sent = time.monotonic()
+        if recorder.measured(sent):
+            recorder.lateness.append(sent - due)
         try:
-            answer = await connection.request(
-                "POST", f"/games/{table.game}/events/new/territory/", headers, urlencode(fields)
-            )
+            answer = await connection.request(method, url, headers, body)
         except (OSError, TimeoutError):
-            recorder.failed(sent, SAVE)
-            return etag
-        twin = TWIN.search(answer.body.decode()) if answer.status == 422 else None
-        recorder.add(sent, SAVE, answer.ms, answer.status == 302 or twin is not None)
-        if twin is None:
+            recorder.failed(sent, name)
+            return None
+        saved = name == SAVE and "hx-redirect" in answer.headers
+        twin = name == SAVE and answer.status == 422 and TWIN.search(answer.body.decode()) is not None
+        recorder.add(sent, name, answer.ms, saved or twin or (name != SAVE and answer.status == 200))
+        if saved:
+            table.revision += 1
+            if sent < clock.until:  # the phones poll two intervals more for it to arrive
+                table.saved[table.revision] = time.monotonic()
+        due = max(due + TAP_EVERY, time.monotonic()) if name != SAVE else time.monotonic()
+        return answer if saved or twin or answer.status == 200 else None
+
+    answer = await send(ENTRY, "GET", f"{path}?territory={Territory.LAKE}", member, None)
+    for op in [*taps, "save", "save"]:
+        if answer is None:
+            return {}
+        if "hx-redirect" in answer.headers:
             break
-        fields["twin"] = twin.group(1)
-    if answer.status != 302:
-        return etag
-    table.revision += 1
-    table.saved[table.revision] = time.monotonic()
-    try:
-        page = await connection.request("GET", answer.headers.get("location", f"/games/{table.game}/"), member)
-    except (OSError, TimeoutError):
-        recorder.failed(sent, PAGE)
-        return etag
-    recorder.add(sent, PAGE, page.ms, page.status == 200)
-    found = PAGE_ETAG.search(page.body.decode())
-    return f'"{found.group(1)}"' if found else etag
+        form = answer.body.decode().partition('<form id="wizard"')[2].partition("</form>")[0]
+        fields = {name: html.unescape(value) for name, value in HIDDEN.findall(form)}
+        answer = await send(TAP if op != "save" else SAVE, "POST", path, htmx, urlencode(fields | {"op": op}))
+    if answer is None or "hx-redirect" not in answer.headers:
+        return {}
+    page = await send(PAGE, "GET", answer.headers["hx-redirect"], member, None)
+    return poller_headers(page.body) if page is not None else {}
 
 
 # What it costs ----------------------------------------------------------------------------------
@@ -605,8 +651,10 @@ class Step:
 
     def failures(self) -> list[str]:
         """The targets this step missed (empty: it held them all)."""
-        save, unchanged = self.recorder.p95(SAVE), self.recorder.p95(UNCHANGED)
-        missed = [f"save p95 {save:.0f} > {SAVE_P95_MS:.0f} ms"] if save > SAVE_P95_MS else []
+        tap, save, unchanged = self.recorder.p95(TAP), self.recorder.p95(SAVE), self.recorder.p95(UNCHANGED)
+        missed = [f"tap p95 {tap:.0f} > {TAP_P95_MS:.0f} ms"] if tap > TAP_P95_MS else []
+        missed += [f"save p95 {save:.0f} > {SAVE_P95_MS:.0f} ms"] if save > SAVE_P95_MS else []
+        missed += ["no tap measured"] if math.isnan(tap) else []
         missed += ["no save measured"] if math.isnan(save) else []
         if not unchanged <= UNCHANGED_P95_MS:
             missed.append(f"unchanged poll p95 {unchanged:.1f} > {UNCHANGED_P95_MS:.0f} ms")
@@ -625,8 +673,8 @@ async def run_step(
     recorder = Recorder(clock.measure_from, clock.until)
     phones = []
     for index, table in enumerate(tables):
-        first_save = index * SAVE_EVERY / len(tables)  # the tables' saves spread evenly over 20 s
-        phones.append(phone(port, table, "member", "game", table.address, member, clock, recorder, first_save))
+        first_entry = index * SAVE_EVERY / len(tables)  # the tables' entries spread evenly over 20 s
+        phones.append(phone(port, table, "member", "game", table.address, member, clock, recorder, first_entry))
         phones += [
             phone(port, table, f"guest {k}", "game", table.address, {"Cookie": f"sessionid={key}"}, clock, recorder)
             for k, key in enumerate(table.guests)
@@ -648,7 +696,7 @@ async def run_step(
         if name != "member"
         for revision, saved in table.saved.items()
     ]
-    return Step(len(tables) * 3, min(spectators, len(tables)), recorder, usage, propagation)
+    return Step(len(tables) * PHONES_PER_TABLE, min(spectators, len(tables)), recorder, usage, propagation)
 
 
 async def hammer(port: int, path: str, headers: dict[str, str], seconds: float, clients: int) -> tuple[float, int]:
@@ -684,7 +732,8 @@ def print_step(step: Step, cores: int) -> None:
     recorder, usage = step.recorder, step.usage
     lateness = recorder.lateness or [0.0]
     print(
-        f"{step.phones} phones ({step.phones // 3} tables) + {step.spectators} spectators, {usage.at:.0f} s measured: "
+        f"{step.phones} phones ({step.phones // PHONES_PER_TABLE} tables) + {step.spectators} spectators, "
+        f"{usage.at:.0f} s measured: "
         f"{recorder.requests} requests ({step.rate:.1f}/s), errors {step.errors}; the generator sent "
         f"{step.late} of {len(recorder.lateness)} over {LATE_S * 1000:.0f} ms late (p99 "
         f"{percentile(lateness, 0.99) * 1000:.0f} ms); polls skipped while an answer was awaited: {recorder.skipped}"
@@ -717,8 +766,8 @@ def print_step(step: Step, cores: int) -> None:
 
 
 COLUMNS = (
-    ("phones", 6), ("req/s", 6), ("save p95", 8), ("304 p95", 7), ("200 p95", 7), ("page p95", 8), ("errors", 6),
-    ("late", 5), ("reach p95", 9), ("CPU ms/req site+db", 18), ("cores", 5), ("gen.", 4), ("others", 6),
+    ("phones", 6), ("req/s", 6), ("tap p95", 7), ("save p95", 8), ("304 p95", 7), ("200 p95", 7), ("page p95", 8),
+    ("errors", 6), ("late", 5), ("reach p95", 9), ("CPU ms/req site+db", 18), ("cores", 5), ("gen.", 4), ("others", 6),
 )  # fmt: skip
 
 
@@ -730,7 +779,8 @@ def print_table(steps: list[Step], cores: int) -> None:
         site = usage.server - usage.database
         reach = percentile(step.propagation, 0.95) if step.propagation else math.nan
         cells = (
-            str(step.phones), f"{step.rate:.0f}", ms(step.recorder.p95(SAVE)), ms(step.recorder.p95(UNCHANGED)),
+            str(step.phones), f"{step.rate:.0f}", ms(step.recorder.p95(TAP)), ms(step.recorder.p95(SAVE)),
+            ms(step.recorder.p95(UNCHANGED)),
             ms(step.recorder.p95(CHANGED)), ms(step.recorder.p95(PAGE)), str(step.errors), str(step.late),
             f"{reach:.2f} s", f"{site * 1000 / requests:.2f}+{usage.database * 1000 / requests:.2f}",
             f"{usage.server / usage.at:.2f}", f"{usage.generator / usage.at / cores:.0%}",
@@ -743,8 +793,8 @@ def print_table(steps: list[Step], cores: int) -> None:
         )
     most = knee(steps)
     print(
-        f"knee: {most} phones (save p95 ≤ {SAVE_P95_MS:.0f} ms, unchanged poll p95 ≤ {UNCHANGED_P95_MS:.0f} ms, "
-        "no error)"
+        f"knee: {most} phones (tap p95 ≤ {TAP_P95_MS:.0f} ms, save p95 ≤ {SAVE_P95_MS:.0f} ms, unchanged poll p95 ≤ "
+        f"{UNCHANGED_P95_MS:.0f} ms, no error)"
         if most
         else f"knee: below {steps[0].phones} phones (the first step missed the targets)"
     )
@@ -855,15 +905,10 @@ async def run(options: argparse.Namespace, env: dict[str, str], meter: Meter, po
     made = 0
     for phones in options.phones:
         begun = time.monotonic()
-        tables = make_tables(env, made, phones // 3, options.events)
+        tables = make_tables(env, made, phones // PHONES_PER_TABLE, options.events)
         made += len(tables)
-        games = time.monotonic()
-        await enter_lakes(port, tables, member)
-        print(
-            f"{phones} phones: {len(tables)} games made in {games - begun:.0f} s, "
-            f"their lakes entered in {time.monotonic() - games:.0f} s",
-            flush=True,
-        )
+        await first_pollers(port, tables)
+        print(f"{phones} phones: {len(tables)} games made in {time.monotonic() - begun:.0f} s", flush=True)
         steps.append(await run_step(port, tables, options.spectators, member, options, meter))
         print_step(steps[-1], cores)
         if steps[-1].failures() and not options.keep_going:
@@ -873,10 +918,10 @@ async def run(options: argparse.Namespace, env: dict[str, str], meter: Meter, po
     table = tables[0]
     guest = {"Cookie": f"sessionid={table.guests[0]}", "HX-Request": "true"}
     live = f"/watch/{table.token}/live/?view=game"
-    etag = (await Connection(port).request("GET", live, guest)).headers["etag"]
+    held = poller_headers((await Connection(port).request("GET", live, guest)).body)
     own = os.times()
     trivial, trivial_errors = await hammer(port, "/health/live/", {}, options.hammer, 16)
-    polls, poll_errors = await hammer(port, live, {**guest, "If-None-Match": etag}, options.hammer, 16)
+    polls, poll_errors = await hammer(port, live, {**guest, **held}, options.hammer, 16)
     generator = (os.times().user + os.times().system - own.user - own.system) / (2 * options.hammer) / cores
     print(
         f"trivial view: {trivial:.0f} req/s (errors {trivial_errors}); unchanged poll: {polls:.0f} req/s "
@@ -891,9 +936,10 @@ def describe(options: argparse.Namespace, priority: str) -> str:
     front = f"gunicorn alone ({workers})" if options.direct else f"nginx + gunicorn ({options.servers} × {workers})"
     return (
         f"load: {'PostgreSQL' if options.postgres else 'SQLite'}{' + Redis' if options.redis else ''}, {front}; "
-        f"games of {options.events} events, a save per table every {SAVE_EVERY:.0f} s, polls every "
-        f"{options.interval:g} s; each step {options.warmup:g} s of warm-up, then {options.seconds:g} s measured"
-        + (f"; {priority}" if priority else "")
+        f"tables of {PHONES_PER_TABLE} phones on games of {options.events} events, a territory per table every "
+        f"{SAVE_EVERY:.0f} s ({FEWEST_TAPS}–{MOST_TAPS} taps, one every {TAP_EVERY:g} s, then Save and the game "
+        f"page), polls every {options.interval:g} s; each step {options.warmup:g} s of warm-up, then "
+        f"{options.seconds:g} s measured" + (f"; {priority}" if priority else "")
     )
 
 
@@ -907,10 +953,17 @@ def main() -> None:
         help="the shared cache on Redis (REDIS_URL, or redis://127.0.0.1:6379/0)",
     )
     parser.add_argument("--events", type=int, default=30, help="each table's game starts this many events long")
-    parser.add_argument("--phones", type=int, nargs="+", default=[300, 600, 750, 900, 1050, 1200], help="the steps")
-    parser.add_argument("--interval", type=float, default=3, help="seconds between a phone's polls")
+    parser.add_argument("--phones", type=int, nargs="+", default=[200, 300, 400, 500, 600, 800, 1000], help="the steps")
+    parser.add_argument(
+        "--interval", type=float, default=PLAYING_MS / 1000, help="seconds between a phone's polls (the site's own)"
+    )
     parser.add_argument("--seconds", type=float, default=20, help="each step's measured seconds")
-    parser.add_argument("--warmup", type=float, default=4, help="each step's seconds before measuring")
+    parser.add_argument(
+        "--warmup",
+        type=float,
+        default=math.ceil((MOST_TAPS + 1) * TAP_EVERY),
+        help="each step's seconds before measuring (at least the longest entry's, for a steady game)",
+    )
     parser.add_argument("--spectators", type=int, default=10, help="one each at a step's first N tables")
     parser.add_argument("--workers", type=int, default=default_workers(), help="gunicorn's workers (per server)")
     parser.add_argument("--servers", type=int, default=1, help="gunicorn servers behind nginx")

@@ -22,8 +22,8 @@ from playwright.sync_api import sync_playwright
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.production import free_port  # noqa: E402
-from tests.conftest import CHROMIUM_FLAGS, chromium_path  # noqa: E402
+from support.chromium import CHROMIUM_FLAGS, chromium_path  # noqa: E402
+from support.production import free_port  # noqa: E402
 
 SECONDS_PER_TAP = 1.5
 SECONDS_PER_FIELD = 5.0

@@ -20,8 +20,9 @@ from playwright.sync_api import sync_playwright
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.production import free_port, manage, prepare, production_env, serve  # noqa: E402
-from tests.conftest import CHROMIUM_FLAGS, chromium_path  # noqa: E402
+from deploy.serve import manage, prepare  # noqa: E402
+from support.chromium import CHROMIUM_FLAGS, chromium_path  # noqa: E402
+from support.production import free_port, production_env, serve  # noqa: E402
 
 LONG_GAMES = (60, 200)
 """The lengths of the games whose page is weighed before compression."""
@@ -37,7 +38,7 @@ def main() -> None:
             "from scoring.log import create_game;"
             "u = User.objects.create_user('w', password='weight-password-1');"
             "g = Group.objects.create(name='W', owner=u); g.members.add(u);"
-            "from tests.random_games import RandomChooser, random_record;"
+            "from support.random_games import RandomChooser, random_record;"
             "records = [random_record(RandomChooser(n), 3, n * 2 // 3, n - n * 2 // 3).to_json() for n in LONG];"
             "print(create_game(g, ('Ann', 'Ben', 'Cy'), {}, promos=False).pk,"
             " *(create_game(g, tuple(r['players']), r['options'], promos=True, events=r['events']).pk"

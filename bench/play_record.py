@@ -55,12 +55,13 @@ from playwright.sync_api import sync_playwright
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.production import free_port, prepare, production_env, serve  # noqa: E402
+from deploy.serve import prepare  # noqa: E402
 from rules import Reward, RulesError, on_one_card  # noqa: E402
 from rules.reading import read_json  # noqa: E402
 from rules.record import parse_record  # noqa: E402
 from scoring.entry.stages import MAX_CHIP  # noqa: E402
-from tests.conftest import CHROMIUM_FLAGS, chromium_path  # noqa: E402
+from support.chromium import CHROMIUM_FLAGS, chromium_path  # noqa: E402
+from support.production import free_port, production_env, serve  # noqa: E402
 
 TERRITORY_BUTTONS = {"forest": "Forest", "lake": "Lake", "field": "Field", "mountain": "Mountain"}
 BUILDING_NAMES = {"farm": "Farm", "warehouse": "Warehouse", "silo": "Silo"}

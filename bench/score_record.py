@@ -15,7 +15,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from rules import score_okanagan  # noqa: E402
-from tests.random_games import RandomChooser, random_record  # noqa: E402
+from support.random_games import RandomChooser, random_record  # noqa: E402
 
 RUNS = 300
 

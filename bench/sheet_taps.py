@@ -41,7 +41,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.play_record import IN_VIEW  # noqa: E402
-from tests.conftest import CHROMIUM_FLAGS, chromium_path  # noqa: E402
+from support.chromium import CHROMIUM_FLAGS, chromium_path  # noqa: E402
 
 PASSWORD = "robot-sheets-42"
 NAMES = ("Ann", "Ben", "Cy")

@@ -18,7 +18,8 @@ gunicorn and one nginx (or any load balancer) reaches them over the network.
 nginx's error log quotes request lines: it is written on with the table codes and tokens masked
 (``okanagan_site/log_masks.py``), as Django's own log is.
 
-``start`` and ``Site`` are importable, for the tests and benchmarks that serve the site as ``make serve`` does.
+``prepare``, ``start`` and ``Site`` are importable, for the tests and benchmarks that serve the site as ``make serve``
+does.
 """
 
 from __future__ import annotations
@@ -42,7 +43,6 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:  # run as a script
     sys.path.insert(0, str(ROOT))
 
-from bench.production import manage, prepare  # noqa: E402
 from okanagan_site.hosts import own_addresses  # noqa: E402
 from okanagan_site.log_masks import masked  # noqa: E402
 
@@ -58,6 +58,21 @@ def secret_key() -> str:
         path.write_text(secrets.token_urlsafe(50))
         path.chmod(0o600)
     return path.read_text().strip()
+
+
+def manage(env: dict[str, str], *args: str) -> str:
+    """Run ``manage.py`` with ``args``; its last line of output."""
+    run = subprocess.run(
+        [sys.executable, "manage.py", *args], cwd=ROOT, env=env, check=True, capture_output=True, text=True
+    )
+    lines = run.stdout.strip().splitlines()
+    return lines[-1] if lines else ""
+
+
+def prepare(env: dict[str, str]) -> None:
+    """Before serving: the schema, the rate limits' cache table and the hashed static files."""
+    for command in (["migrate", "-v0"], ["createcachetable"], ["collectstatic", "--noinput", "-v0"]):
+        manage(env, *command)
 
 
 def serve_env(base: dict[str, str], host: str) -> dict[str, str]:
@@ -173,7 +188,13 @@ def start(
     listen = f"[{host.strip('[]')}]:{port}" if ":" in host else f"{host}:{port}"
     upstreams = [argument for path in sockets for argument in ("--socket", str(path))]
     proxies = [f"--trusted-proxy={proxy}" for proxy in env.get("TRUSTED_PROXIES", "").split(",") if proxy.strip()]
-    manage(env, "nginx_conf", "--listen", listen, *upstreams, "--run-dir", str(run_dir), *proxies)
+    subprocess.run(
+        [sys.executable, str(ROOT / "deploy" / "nginx.py"), "--listen", listen, *upstreams, "--run-dir", str(run_dir),
+         *proxies],
+        cwd=ROOT,
+        env=env,
+        check=True,
+    )  # fmt: skip
     site = Site([gunicorn(env, path, workers, log) for path in sockets], sockets, env, workers, log)
     probe_host = "127.0.0.1" if host in WILDCARDS else host.strip("[]")
     for _ in range(300):  # nginx once every server answers, so that its first requests find them

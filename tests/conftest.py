@@ -4,7 +4,6 @@ reason unless CI requires it."""
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import sys
 import time
@@ -17,16 +16,7 @@ import redis
 from django.conf import settings
 from django.core.cache import caches
 
-CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-CHROMIUM_FLAGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
+from support.chromium import CHROMIUM, CHROMIUM_FLAGS, chromium_path
 
 
 class StoppedClock:
@@ -71,10 +61,6 @@ def live_versions_stored_at_once(request: pytest.FixtureRequest, monkeypatch: py
     marker = request.node.get_closest_marker("django_db")
     if marker is None or not marker.kwargs.get("transaction"):
         monkeypatch.setattr("scoring.live.versions.on_commit", lambda callback, robust=False: callback())
-
-
-def chromium_path() -> str | None:
-    return CHROMIUM if Path(CHROMIUM).exists() else shutil.which("chromium")
 
 
 class WithoutServiceWorkers:

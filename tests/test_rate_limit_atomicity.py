@@ -17,7 +17,8 @@ from urllib.parse import urlencode
 import pytest
 from django_ratelimit.core import _get_window
 
-from bench.production import free_port, prepare, production_env, serve
+from deploy.serve import prepare
+from support.production import free_port, production_env, serve
 from tests.redis_server import REDIS_URL, redis_or_skip
 
 ATTEMPTS = 40

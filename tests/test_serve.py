@@ -29,8 +29,8 @@ from pathlib import Path
 
 import pytest
 
-from bench.production import free_port, manage, prepare, production_env
-from deploy.serve import NGINX, Site, UnixHTTPConnection, answers, serve_env, start
+from deploy.serve import NGINX, Site, UnixHTTPConnection, answers, manage, prepare, serve_env, start
+from support.production import free_port, production_env
 
 PG_ADMIN = "postgres://postgres@127.0.0.1:5432/postgres"
 FIFTY_MB = 50 * 1024 * 1024

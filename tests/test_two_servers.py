@@ -27,8 +27,8 @@ import pytest
 import redis
 from django_ratelimit.core import _get_window
 
-from bench.production import free_port, prepare, production_env
-from deploy.serve import NGINX, UnixHTTPConnection, serve_env, start
+from deploy.serve import NGINX, UnixHTTPConnection, prepare, serve_env, start
+from support.production import free_port, production_env
 from tests.conftest import site_shell
 from tests.redis_server import REDIS_URL
 from tests.test_serve import PG_ADMIN, missing

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 PLAYING_MS = 1500
 """A game in progress, at the table (the game page, a score sheet's table) or watched: a change made on one
-phone shows on the others within this."""
+phone shows on the others within this (the load benchmark, bench/load.py, polls as often)."""
 FINISHED_MS = 10_000
 """A finished game's page: it changes rarely (the result made public or private, the game reopened)."""
 

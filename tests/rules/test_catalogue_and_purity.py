@@ -9,7 +9,7 @@ from pathlib import Path
 
 from rules import CATALOGUE, RULES, Source, score_record
 from rules.components import FACTS, Confidence
-from tests.random_games import RandomChooser, random_record
+from support.random_games import RandomChooser, random_record
 
 RULES_DIR = Path(__file__).parent.parent.parent / "rules"
 

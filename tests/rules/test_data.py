@@ -19,7 +19,7 @@ from rules import apply_event, new_game, parse_record
 from rules.data import ENUMS, DataError, param_from_data, param_to_data
 from rules.explanation import Changes, Choices, Message, Order, Players, Plural, Quoted, Series, Tokens
 from rules.game import EventOutcome, GameState, TerritoryOutcome
-from tests.random_games import RandomChooser, random_record
+from support.random_games import RandomChooser, random_record
 from tests.rules.test_properties import SETTINGS, games
 
 

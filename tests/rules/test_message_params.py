@@ -11,7 +11,7 @@ from rules import RecordError, score_okanagan
 from rules.components import Reward
 from rules.explanation import Message, Param, Players, Quoted, Series, Tokens, english
 from rules.explanation import gettext_noop as _
-from tests.random_games import RandomChooser, random_record
+from support.random_games import RandomChooser, random_record
 from tests.rules.builders import record, territory
 
 

@@ -29,7 +29,7 @@ from rules import (
 from rules.buildings import most_counted
 from rules.components import whole_game_buildings
 from rules.record import AdjustEvent, RoundEndEvent, TerritoryEvent
-from tests.random_games import random_record
+from support.random_games import random_record
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

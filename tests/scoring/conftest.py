@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-import html
 import json
-import re
 import threading
 import zlib
 from collections.abc import Callable
-from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
@@ -74,68 +71,12 @@ def guest_client(game: Game) -> Client:
     return client
 
 
-def read_signed(token: str) -> Any:
-    """What a token of ``django.core.signing.dumps`` holds, read without its signature, as anyone who has the
-    page can: a signed draft is not hidden, it only cannot come back changed."""
-    value = token.rsplit(":", 2)[0]  # then the timestamp and the signature
-    data = signing.b64_decode(value.removeprefix(".").encode())
-    return json.loads(zlib.decompress(data) if value.startswith(".") else data)
-
-
 def changed_signed(token: str, data: object) -> str:
     """``token`` holding ``data`` instead, with its timestamp and signature kept: what a phone that edits
     the draft in its page posts back."""
     _value, timestamp, signature = token.rsplit(":", 2)
     text = json.dumps(data, separators=(",", ":")).encode()  # as signing.JSONSerializer writes it
     return f".{signing.b64_encode(zlib.compress(text)).decode()}:{timestamp}:{signature}"
-
-
-class Entry:
-    """Drives the step-by-step entry of one event as a phone would, one tap (POST) at a time."""
-
-    def __init__(self, client: Client, url: str) -> None:
-        self.client, self.url = client, url
-        self.response = client.get(url)
-        assert self.response.status_code == 200, self.response.content[:300]
-
-    @property
-    def html(self) -> str:
-        return self.response.content.decode()
-
-    def field(self, name: str) -> str:
-        match = re.search(rf'name="{name}" value="([^"]*)"', self.html)
-        assert match, f"no {name} in the page"
-        return html.unescape(match.group(1))
-
-    @property
-    def draft(self) -> dict[str, Any]:
-        data: dict[str, Any] = read_signed(self.field("draft"))
-        return data
-
-    @property
-    def saved_to(self) -> str:
-        """Where the entry went once saved (a plain redirect, or htmx's), else ``""``."""
-        if self.response.status_code == 302:
-            return str(self.response["Location"])
-        return str(self.response.get("HX-Redirect", ""))
-
-    @property
-    def stage(self) -> str:
-        match = re.search(r'<fieldset class="card stage" data-stage="(\w+)"', self.html)
-        return match.group(1) if match else ""
-
-    def tap(self, op: str, *, times: int = 1, htmx: bool = False, **fields: str) -> Entry:
-        headers = {"HTTP_HX_REQUEST": "true"} if htmx else {}
-        for _ in range(times):
-            data = {
-                "draft": self.field("draft"),
-                "revision": self.field("revision"),
-                "draft_id": self.field("draft_id"),
-                "op": op,
-                **fields,
-            }
-            self.response = self.client.post(self.url, data, **headers)
-        return self
 
 
 def at_once(count: int, act: Callable[[int], object]) -> list[object]:

@@ -8,8 +8,8 @@ from django.test import Client
 
 from scoring.log import replay_game
 from scoring.models import Game
+from support.entry import Entry
 
-from .conftest import Entry
 from .test_game_pages import FOREST, add_events
 
 WHITE, RED, YELLOW = 0, 1, 2

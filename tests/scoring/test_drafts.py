@@ -10,8 +10,8 @@ from django.utils import timezone
 
 from scoring.models import Draft, Game, Seat
 from scoring.phones import PHONE_KEY
+from support.entry import Entry
 
-from .conftest import Entry
 from .test_territory_entry import enter_forest
 
 RED = "1"

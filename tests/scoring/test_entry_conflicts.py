@@ -7,8 +7,8 @@ from django.test import Client
 
 from scoring.log import change_log
 from scoring.models import Draft, Game
+from support.entry import Entry
 
-from .conftest import Entry
 from .test_territory_entry import enter_forest
 
 NINE_SQUARES = {"type": "adjust", "player": "Yellow", "rewards": {"green-square": 9}, "nuggets": 0}

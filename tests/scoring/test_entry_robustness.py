@@ -10,8 +10,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scoring.models import Game
+from support.entry import Entry
 
-from .conftest import Entry, changed_signed
+from .conftest import changed_signed
 
 REWARDS = ["green-square", "green-circle", "blue-hexagon", "black-circle", "purple-star"]
 SEATS = ["0", "1", "2", "3", "x"]

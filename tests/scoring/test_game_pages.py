@@ -73,7 +73,7 @@ def test_editing_an_event_replays_the_log(member_client: Client, game: Game) -> 
     add_events(game, FOREST)
     game.refresh_from_db()
     url = f"/games/{game.pk}/events/0/"
-    from .conftest import Entry
+    from support.entry import Entry
 
     entry = Entry(member_client, url)
     assert entry.stage == "confirm"

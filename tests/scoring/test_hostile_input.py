@@ -28,8 +28,9 @@ from scoring.entry import Draft as EventDraft
 from scoring.log import change_log, create_game, create_sheet_game, finish
 from scoring.models import Draft, Event, Game, Group, Profile
 from scoring.portability import MAX_RESTORED_EVENTS, MAX_RESTORED_GAMES
+from support.entry import Entry
 
-from .conftest import FOREST_PLAYERS, Entry, changed_signed
+from .conftest import FOREST_PLAYERS, changed_signed
 from .test_game_pages import FOREST
 
 DATA = Path(__file__).resolve().parent.parent / "data"

@@ -18,9 +18,9 @@ from rules import Territory
 from scoring.live.parts import HEADER
 from scoring.log import change_log, create_game, finish, reopen
 from scoring.models import Draft, Game, Group
-from tests.random_games import RandomChooser, random_record
+from support.entry import Entry
+from support.random_games import RandomChooser, random_record
 
-from .conftest import Entry
 from .test_game_pages import FOREST, add_events
 from .test_table_phones import claim
 

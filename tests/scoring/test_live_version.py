@@ -23,8 +23,8 @@ from scoring.live.backends.cache import CacheBackend
 from scoring.live.versions import current, new_codes
 from scoring.log import change_log, finish, line_changed, reopen
 from scoring.models import Game, Group
+from support.entry import Entry
 from tests.redis_server import REDIS_URL, redis_or_skip
-from tests.scoring.conftest import Entry
 from tests.scoring.test_game_pages import FOREST, add_events
 from tests.scoring.test_sheet_games import start
 

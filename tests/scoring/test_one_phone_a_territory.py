@@ -7,8 +7,8 @@ from __future__ import annotations
 from django.test import Client
 
 from scoring.models import Draft, Game
+from support.entry import Entry
 
-from .conftest import Entry
 from .test_territory_entry import enter_forest
 
 RED, YELLOW = "1", "2"

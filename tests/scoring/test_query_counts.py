@@ -14,7 +14,7 @@ from django.test.utils import CaptureQueriesContext
 from scoring.log import create_game, create_sheet_game, finish
 from scoring.models import Game, Group
 from scoring.phones import PHONE_KEY
-from tests.random_games import RandomChooser, random_record
+from support.random_games import RandomChooser, random_record
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 

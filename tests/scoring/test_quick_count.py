@@ -7,8 +7,8 @@ from django.test import Client
 
 from scoring.log import change_log, replay_game, stored_events
 from scoring.models import Game
+from support.entry import Entry
 
-from .conftest import Entry
 from .test_game_pages import FOREST
 from .test_table_phones import claim
 

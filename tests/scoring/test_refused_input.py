@@ -10,8 +10,8 @@ from rules import RecordError
 from rules.record import MAX_EVENTS
 from scoring.log import change_log
 from scoring.models import Game
+from support.entry import Entry
 
-from .conftest import Entry
 from .test_territory_entry import enter_forest
 
 ALL_HEXAGONS = {"type": "adjust", "player": "Yellow", "rewards": {"green-hexagon": 12}, "nuggets": 0}

@@ -18,8 +18,9 @@ from scoring import seats
 from scoring.log import create_game
 from scoring.models import SEAT_MOVED, Game, Group, Profile, Seat
 from scoring.phones import PHONE_KEY
+from support.entry import Entry
 
-from .conftest import Entry, at_once, logged_in
+from .conftest import at_once, logged_in
 from .test_game_pages import add_events
 
 WHITE, RED, YELLOW = 0, 1, 2

@@ -16,8 +16,9 @@ from scoring.entry import Draft as EventDraft
 from scoring.locking import GameGone
 from scoring.log import create_game
 from scoring.models import Draft, Game, Group
+from support.entry import Entry
 
-from .conftest import Entry, at_once, logged_in
+from .conftest import at_once, logged_in
 from .test_table_phones import claim
 from .test_territory_entry import enter_forest
 

@@ -20,7 +20,7 @@ from rules import RecordError
 from scoring import states
 from scoring.log import append_event, change_log, create_game, replay_game
 from scoring.models import EventState, Game, Group
-from tests.random_games import RandomChooser, random_record
+from support.random_games import RandomChooser, random_record
 
 
 def fresh(game: Game) -> Any:

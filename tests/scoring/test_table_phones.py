@@ -8,8 +8,9 @@ from django.test import Client
 
 from scoring.log import finish
 from scoring.models import Game, Group, Profile
+from support.entry import Entry
 
-from .conftest import Entry, logged_in
+from .conftest import logged_in
 from .test_game_pages import FOREST, add_events
 
 WHITE, RED, YELLOW = 0, 1, 2

@@ -7,8 +7,7 @@ from django.test import Client
 from rules.reference import FOREST_EXAMPLE
 from scoring.log import change_log, replay_game
 from scoring.models import Game
-
-from .conftest import Entry
+from support.entry import Entry
 
 
 def enter_forest(client: Client, game: Game, *, htmx: bool = False) -> Entry:

@@ -26,8 +26,9 @@ from scoring.live import versions
 from scoring.live.versions import new_codes
 from scoring.log import change_log, create_game
 from scoring.models import Game
+from support.entry import Entry
 from tests.redis_server import REDIS_URL, redis_or_skip
-from tests.scoring.conftest import FOREST_PLAYERS, Entry
+from tests.scoring.conftest import FOREST_PLAYERS
 from tests.scoring.test_game_pages import FOREST
 
 CACHE_BACKEND = "scoring.live.backends.cache.CacheBackend"

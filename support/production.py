@@ -1,5 +1,6 @@
-"""Starting the site as in production for a benchmark: production settings on a given database, the
-schema, the cache table and the static files ready, served by gunicorn on a free loopback port."""
+"""Starting the site as in production for a benchmark or a test: production settings on a given database
+(the schema, the cache table and the static files made ready by ``deploy.serve.prepare``), served by gunicorn
+on a free loopback port; or the site in this process, for Django's test client."""
 
 from __future__ import annotations
 
@@ -77,21 +78,6 @@ def production_env(database_url: str) -> dict[str, str]:
     }
     env.pop("DEBUG", None)
     return env
-
-
-def manage(env: dict[str, str], *args: str) -> str:
-    """Run ``manage.py`` with ``args``; its last line of output."""
-    run = subprocess.run(
-        [sys.executable, "manage.py", *args], cwd=ROOT, env=env, check=True, capture_output=True, text=True
-    )
-    lines = run.stdout.strip().splitlines()
-    return lines[-1] if lines else ""
-
-
-def prepare(env: dict[str, str]) -> None:
-    """The schema, the rate limits' cache table and the hashed static files."""
-    for command in (["migrate", "-v0"], ["createcachetable"], ["collectstatic", "--noinput", "-v0"]):
-        manage(env, *command)
 
 
 def serve(env: dict[str, str], port: int, workers: int) -> subprocess.Popen[bytes]:

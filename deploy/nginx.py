@@ -1,0 +1,117 @@
+"""Write the nginx configuration for serving the site, from ``deploy/nginx.conf.template``.
+
+The site's own figures fill it in: its URLs and their body limits, its static files. ``deploy/serve.py``
+(``make serve``) runs it with the settings it serves with:
+
+    .venv/bin/python deploy/nginx.py --socket run/gunicorn-1.sock --run-dir run [--listen 127.0.0.1:8000]
+        [--trusted-proxy 10.0.0.0/8 ...]
+"""
+
+from __future__ import annotations
+
+import argparse
+import getpass
+import ipaddress
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:  # run as a script
+    sys.path.insert(0, str(ROOT))
+
+import django  # noqa: E402
+from django.conf import settings  # noqa: E402
+from django.template import Context, Engine  # noqa: E402
+from django.urls import URLPattern, get_resolver  # noqa: E402
+
+from okanagan_site.log_masks import SECRET_PATHS  # noqa: E402
+from scoring.body_limits import BODY_LIMITS, DEFAULT_BODY_LIMIT  # noqa: E402
+
+TEMPLATE = Path(__file__).resolve().parent / "nginx.conf.template"
+
+
+def location_regex(url_name: str) -> str:
+    """The nginx location regex of a URL of the site, from its Django pattern.
+
+    >>> location_regex("game_import")
+    '^/groups/(?P<group_id>[0-9]{1,18})/games/import/$'
+    """
+    for pattern in get_resolver().url_patterns:
+        if isinstance(pattern, URLPattern) and pattern.name == url_name:
+            regex = pattern.pattern.regex.pattern
+            return "^/" + regex.removeprefix("^").removesuffix(r"\Z") + "$"
+    raise LookupError(f"no URL named {url_name!r}")
+
+
+Network = ipaddress.IPv4Network | ipaddress.IPv6Network
+
+
+def render(listen: str, sockets: list[Path], run_dir: Path, trusted_proxies: Sequence[Network] = ()) -> str:
+    """The configuration: nginx on ``listen`` (``host:port``), in front of the app servers (gunicorn) on the
+    unix ``sockets``, trusting the client's address and scheme that ``trusted_proxies`` (the TLS terminator in
+    front) forward."""
+    body_limits = [
+        {"url_name": name, "regex": location_regex(name), "limit": limit} for name, limit in BODY_LIMITS.items()
+    ]
+    context = {
+        "listen": listen,
+        "sockets": sockets,
+        "run_dir": run_dir,
+        "static_root": settings.STATIC_ROOT,
+        "default_limit": DEFAULT_BODY_LIMIT,
+        "body_limits": body_limits,
+        "trusted_proxies": [str(network) for network in trusted_proxies],
+        "secret_paths": "|".join(SECRET_PATHS),
+        "user": getpass.getuser() if os.geteuid() == 0 else "",
+    }
+    template = Engine().from_string(TEMPLATE.read_text())
+    return template.render(Context(context, autoescape=False))
+
+
+def trusted_proxy(text: str) -> Network:
+    """An address or network of a trusted proxy; anything else (which would be written into nginx's
+    configuration) is refused.
+
+    >>> trusted_proxy("10.0.0.0/8"), trusted_proxy("::1")
+    (IPv4Network('10.0.0.0/8'), IPv6Network('::1/128'))
+    """
+    try:
+        return ipaddress.ip_network(text.strip(), strict=False)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an address or network: {text!r}") from None
+
+
+def write(listen: str, sockets: list[Path], run_dir: Path, trusted_proxies: Sequence[Network] = ()) -> None:
+    """``run_dir/nginx.conf`` (see :func:`render`), and the folders of nginx's temporary files."""
+    run_dir = run_dir.resolve()
+    for temp in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"):
+        (run_dir / "tmp" / temp).mkdir(parents=True, exist_ok=True)
+    config = render(listen, [socket.resolve() for socket in sockets], run_dir, trusted_proxies)
+    (run_dir / "nginx.conf").write_text(config)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--listen", default="127.0.0.1:8000", help="host:port nginx listens on")
+    parser.add_argument(
+        "--socket", type=Path, action="append", required=True, help="an app server's unix socket (one or more)"
+    )
+    parser.add_argument("--run-dir", type=Path, required=True, help="the folder of nginx's pid, logs and temp")
+    parser.add_argument(
+        "--trusted-proxy",
+        type=trusted_proxy,
+        action="append",
+        default=[],
+        help="an address or network (CIDR) of the TLS terminator in front, whose X-Forwarded-For and "
+        "X-Forwarded-Proto are believed (none or more)",
+    )
+    options = parser.parse_args()
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "okanagan_site.settings")
+    django.setup()
+    write(options.listen, options.socket, options.run_dir, options.trusted_proxy)
+
+
+if __name__ == "__main__":
+    main()
