@@ -178,6 +178,20 @@ def test_a_body_under_its_limit_reaches_the_site(served: Served) -> None:
         connection.close()
 
 
+def test_the_open_pages_and_the_service_worker_answer_with_hashed_static_files(served: Served) -> None:
+    """The static files have hashed names in production (not under the test settings): every page a stranger
+    may open answers, the service worker too, and it names the files as they are served."""
+    for path in ("/", "/rules/", "/calculators/", "/accounts/login/", "/accounts/signup/", "/offline/", "/health/"):
+        assert get(served.port, path)[0] == 200, path
+    connection = http.client.HTTPConnection("127.0.0.1", served.port, timeout=10)
+    connection.request("GET", "/sw.js")
+    answer = connection.getresponse()
+    script = answer.read().decode()
+    connection.close()
+    assert answer.status == 200 and answer.getheader("Content-Type", "").startswith("text/javascript")
+    assert 'const STATIC = "/static/";' in script
+
+
 def test_without_nginx_django_refuses_a_huge_body_from_its_headers(served: Served) -> None:
     with socket.socket(socket.AF_UNIX) as direct:
         direct.settimeout(10)

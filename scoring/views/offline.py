@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 
+from django.conf import settings
 from django.http import HttpResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
@@ -25,7 +26,7 @@ def service_worker(request: HtmxHttpRequest) -> HttpResponse:
     what it serves: a new stylesheet or script (a new name in production) starts a new cache."""
     context = {
         "offline_url": reverse("offline"),
-        "static_prefix": static(""),
+        "static_prefix": settings.STATIC_URL,  # static("") fails on hashed names: no file is named ""
         "logout_url": reverse("logout"),
         "copies": COPIES,
     }
