@@ -128,7 +128,10 @@ BUILDINGS_PER_ROUND: Final[dict[int, tuple[dict[Building, int], dict[Building, i
 }
 """Each player's buildings in round 1 and round 2, by player count [R]."""
 
-PLAYER_COUNTS: Final[range] = range(2, 5)
+MAX_PLAYERS: Final = 4
+"""The most players a game or a score sheet has [R]."""
+PLAYER_COUNTS: Final[range] = range(2, MAX_PLAYERS + 1)
+"""The players an Okanagan game may have [R]."""
 
 BUILDING_TERRITORIES: Final[dict[Building, int]] = {
     Building.FARM: 1,
