@@ -25,6 +25,8 @@ test: $(VENV)/.dev lint typecheck pytest
 lint: $(VENV)/.dev
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/djlint --check templates
+	$(BIN)/djlint --lint templates
 
 typecheck: $(VENV)/.dev
 	$(BIN)/mypy --strict rules

@@ -560,8 +560,3 @@ RULES: Final[tuple[Rule, ...]] = (
 
 CATALOGUE: Final[dict[str, Rule]] = {rule.id: rule for rule in RULES}
 """Every rule by id."""
-
-
-def rule(rule_id: str) -> Rule:
-    """The rule with that id; ``KeyError`` for an unknown id."""
-    return CATALOGUE[rule_id]

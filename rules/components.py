@@ -19,8 +19,6 @@ class Confidence(StrEnum):
 
     RULEBOOK = "R"
     """Printed in the rulebook (or its English game-help translation)."""
-    RULEBOOK_EXAMPLE = "R-ex"
-    """A worked example printed in the rulebook."""
     REVIEWS = "V"
     """Seen in third-party reviews only."""
     INFERRED = "I"
@@ -130,7 +128,10 @@ BUILDINGS_PER_ROUND: Final[dict[int, tuple[dict[Building, int], dict[Building, i
 }
 """Each player's buildings in round 1 and round 2, by player count [R]."""
 
-PLAYER_COUNTS: Final[range] = range(2, 5)
+MAX_PLAYERS: Final = 4
+"""The most players a game or a score sheet has [R]."""
+PLAYER_COUNTS: Final[range] = range(2, MAX_PLAYERS + 1)
+"""The players an Okanagan game may have [R]."""
 
 BUILDING_TERRITORIES: Final[dict[Building, int]] = {
     Building.FARM: 1,
@@ -206,10 +207,6 @@ NUGGET_SUPPLY_RANGE: Final = range(0, 1000)
 """The gold nugget cards a record's ``nugget_supply`` may give (the record format's bounds)."""
 MAX_SWAPS: Final = 2
 """The swaps of an exchange with the supply: "Deux fois" [R] (a record may give 1 or 2)."""
-
-FOREST_REWARD_NAMES: Final[tuple[str, ...]] = ("lumberjack", "fur", "wood")
-"""The only reward names the rulebook prints (*bûcheron*, *peau*, *bois*); which shape each one has
-is unknown [?], so the interface draws tokens as coloured shapes rather than naming them."""
 
 
 @dataclass(frozen=True)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from .components import MAX_PLAYERS
 from .explanation import Figure, Message, Players, Section, Series, Step
 from .explanation import gettext_noop as _
 from .fields import Fields, describe
@@ -15,7 +16,7 @@ from .text import names_problem
 def read_players[T](fields: Fields, read_one: Callable[[Fields, str], T]) -> tuple[T, ...]:
     """The sheet's 1 to 4 players, each read by ``read_one(fields, name)``; names distinct."""
     values = fields.array("players")
-    if not 1 <= len(values) <= 4:
+    if not 1 <= len(values) <= MAX_PLAYERS:
         raise fields.fail("players", Message(_("there must be 1 to 4 players, not {count}"), count=len(values)))
     readers = [Fields(value, fields.error, (f"player {number}",)) for number, value in enumerate(values, start=1)]
     names = [player_name(player, "name") for player in readers]

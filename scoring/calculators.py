@@ -15,6 +15,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from rules import Building, ObjectiveCard, ObjectiveKind, Reward, Step, cooper_island, final_scoring, small_islands
+from rules.components import MAX_PLAYERS
 from rules.disputes import (
     Ranking,
     collection_ruling,
@@ -30,13 +31,12 @@ from rules.record import check_card
 from .models import NAME_LENGTH
 from .wording import CARDS, NUGGET_LADDERS, say
 
-SEATS = 4
 MAX_FIGURE = 999
 
 
 def seat_choices() -> list[tuple[int, str]]:
     """Player 1 to Player 4, in the reader's language (a callable: translated when the form is shown)."""
-    return [(seat, gettext("Player %(seat)d") % {"seat": seat}) for seat in range(1, SEATS + 1)]
+    return [(seat, gettext("Player %(seat)d") % {"seat": seat}) for seat in range(1, MAX_PLAYERS + 1)]
 
 
 class SeatsForm(forms.Form):
@@ -47,7 +47,7 @@ class SeatsForm(forms.Form):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        for seat in range(1, SEATS + 1):
+        for seat in range(1, MAX_PLAYERS + 1):
             self.fields[f"name_{seat}"] = forms.CharField(
                 label=_("Player %(seat)d") % {"seat": seat}, max_length=NAME_LENGTH, required=False
             )
@@ -60,12 +60,12 @@ class SeatsForm(forms.Form):
     def seat_rows(self) -> list[list[forms.BoundField]]:
         """Each seat's fields, for a row of the form."""
         keys = ["name", *(key for key, _label in self.SEAT_FIELDS)]
-        return [[self[f"{key}_{seat}"] for key in keys] for seat in range(1, SEATS + 1)]
+        return [[self[f"{key}_{seat}"] for key in keys] for seat in range(1, MAX_PLAYERS + 1)]
 
     def players(self) -> list[dict[str, Any]]:
         """The lines with a name: ``{"name": ..., <figure>: value or 0}``."""
         rows = []
-        for seat in range(1, SEATS + 1):
+        for seat in range(1, MAX_PLAYERS + 1):
             name = (self.cleaned_data.get(f"name_{seat}") or "").strip()
             if name:
                 figures = {key: self.cleaned_data.get(f"{key}_{seat}") or 0 for key, _label in self.SEAT_FIELDS}
@@ -74,7 +74,7 @@ class SeatsForm(forms.Form):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
-        names = [str(data.get(f"name_{seat}") or "").strip() for seat in range(1, SEATS + 1)]
+        names = [str(data.get(f"name_{seat}") or "").strip() for seat in range(1, MAX_PLAYERS + 1)]
         named = [name for name in names if name]
         if len(named) < self.MIN_PLAYERS:
             raise forms.ValidationError(

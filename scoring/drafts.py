@@ -26,6 +26,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from rules import EventType, Territory
+from rules.fields import members
 
 from .entry import BadOp
 from .entry import Draft as EventDraft
@@ -73,16 +74,17 @@ class Entering:
     @property
     def another(self) -> str:
         """The button that starts another entry of the same kind beside it: "Start another field"."""
-        if self.territory in Territory._value2member_map_:
-            return str(ANOTHER[Territory(self.territory)])
+        if territory := members(Territory).get(self.territory):
+            return str(ANOTHER[territory])
         return _("Start another entry")
 
     @property
     def what(self) -> str:
         """What the phone is doing, in the reader's language: "scoring a forest", "entering the Volcano"."""
-        if self.territory in Territory._value2member_map_:
-            return str(SCORING[Territory(self.territory)])
-        return str(ENTERING.get(EventType(self.kind), "")) if self.kind in EventType._value2member_map_ else ""
+        if territory := members(Territory).get(self.territory):
+            return str(SCORING[territory])
+        kind = members(EventType).get(self.kind)
+        return str(ENTERING.get(kind, "")) if kind else ""
 
 
 def _kept(game: Game) -> QuerySet[Draft]:

@@ -27,6 +27,7 @@ from rules import (
     score_document,
     text_problem,
 )
+from rules.components import MAX_PLAYERS
 
 from .confusables import first_look_alike, looks_like_player_text, mixed_name_text, mixes_scripts, new_players_problem
 from .log import Profiles
@@ -182,12 +183,12 @@ class NewGameForm(forms.Form):
     def __init__(self, *args: Any, known: Sequence[str] = (), **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.known = {name_key(name): name for name in known}
-        for number in range(1, 5):
+        for number in range(1, MAX_PLAYERS + 1):
             self.fields[f"seat_{number}"].widget.attrs.update(list="names", autocomplete="off")
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
-        names = [normal_text(str(data.get(f"seat_{n}") or "")) for n in range(1, 5)]
+        names = [normal_text(str(data.get(f"seat_{n}") or "")) for n in range(1, MAX_PLAYERS + 1)]
         # A name typed as a known player's name in another case or form is that player.
         names = [self.known.get(name_key(name), name) for name in names if name]
         try:

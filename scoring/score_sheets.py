@@ -31,6 +31,7 @@ from rules import (
     score_sheet,
 )
 from rules.catalogue import Game as RulesGame
+from rules.components import MAX_PLAYERS
 from rules.cooper_island import LEFTOVERS, ROYAL_ORDERS_IN_PLAY
 from rules.small_islands import DISCOVERY_TOKENS, HOUSES, MAX_PORTS
 
@@ -38,7 +39,6 @@ from .confusables import new_players_problem
 from .models import NAME_LENGTH, Game, Seat
 from .wording import say
 
-SEATS = 4
 HIGH = 999
 TOKEN_SPLIT = re.compile(r"[\s,;]+")
 COUNT_ERRORS = {"required": _("Enter a number (0 if none)."), "invalid": _("Enter a whole number, such as 3.")}
@@ -66,7 +66,7 @@ class SheetPlayersForm(forms.Form):
     def __init__(self, *args: Any, known: Sequence[str] = (), **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.known = {name_key(name): name for name in known}
-        for seat in range(1, SEATS + 1):
+        for seat in range(1, MAX_PLAYERS + 1):
             field = forms.CharField(
                 label=gettext("Player %(seat)d") % {"seat": seat}, max_length=NAME_LENGTH, required=seat == 1
             )
@@ -75,7 +75,7 @@ class SheetPlayersForm(forms.Form):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
-        names = [normal_text(str(data.get(f"name_{seat}") or "")) for seat in range(1, SEATS + 1)]
+        names = [normal_text(str(data.get(f"name_{seat}") or "")) for seat in range(1, MAX_PLAYERS + 1)]
         # A name typed as a known player's name in another case or form is that player.
         names = [self.known.get(name_key(name), name) for name in names if name]
         problem = names_problem(names)
@@ -237,7 +237,7 @@ class CooperIslandLine(LineForm):
 
     def cards(self) -> range:
         """The royal order cards that may be in play with this many players."""
-        return ROYAL_ORDERS_IN_PLAY[min(max(self.players, 1), SEATS)][0]
+        return ROYAL_ORDERS_IN_PLAY[min(max(self.players, 1), MAX_PLAYERS)][0]
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}

@@ -29,6 +29,7 @@ from rules import (
 )
 from rules.components import MAX_OBJECTIVE_CARDS
 from rules.explanation import Message
+from rules.fields import members
 from scoring import drafts, states, twins
 from scoring.access import game_for_player, okanagan_game
 from scoring.entry import EVENT_KINDS, PROMO_KINDS, BadOp, Draft, Screen, analyse, count_from_holdings, tap
@@ -100,7 +101,7 @@ def _start(game: Game, kind: str, me: str, territory: str) -> Draft:
     territory chosen on the game page, closed by this phone's player; one's own objective cards, starting
     from the cards one holds (after round 1, one keeps 3 of 5: often most of them); one's own final count,
     starting from what one holds; a promo tile or a correction for this phone's player."""
-    if kind == EventType.TERRITORY and territory in Territory._value2member_map_:
+    if kind == EventType.TERRITORY and territory in members(Territory):
         event = {"type": kind, "territory": territory, "rewards": {}, "buildings": {}}
         return Draft(event | ({"closed_by": me} if me else {}))
     if kind == EventType.OBJECTIVES and me:

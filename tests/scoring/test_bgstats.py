@@ -57,7 +57,7 @@ def links(page: str) -> dict[str, str]:
     """The BG Stats card's links by id."""
     return {
         key: html.unescape(value)
-        for key, value in re.findall(r'id="(bgstats-app|bgstats-web|bgstats-file|bgg)" href="([^"]*)"', page)
+        for key, value in re.findall(r'id="(bgstats-app|bgstats-web|bgstats-file|bgg)"\s+href="([^"]*)"', page)
     }
 
 

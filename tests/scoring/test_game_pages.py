@@ -208,7 +208,7 @@ def test_the_earlier_events_are_50_a_page_newest_first(member_client: Client, ga
 
     def shown(url: str) -> tuple[list[int], str]:
         page = member_client.get(url).content.decode()
-        return [int(index) for index in re.findall(r'<details class="card" id="event-(\d+)"', page)], page
+        return [int(index) for index in re.findall(r'<details\s+class="card"\s+id="event-(\d+)"', page)], page
 
     events, page = shown(f"/games/{game.pk}/")
     assert events == list(range(119, 109, -1)) and 'href="?log=110#event-109"' in page
