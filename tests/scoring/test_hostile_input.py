@@ -438,13 +438,6 @@ def test_a_backup_of_compact_events_is_bounded_in_events_not_only_in_games(membe
     assert f"A backup restores at most {MAX_RESTORED_EVENTS} events in all its games." in response.content.decode()
 
 
-def test_restores_are_limited_per_account(member_client: Client) -> None:
-    for _ in range(6):
-        answered = member_client.post("/groups/restore/", {"backup": SimpleUploadedFile("b.json", b"{}")})
-        assert answered.status_code == 422
-    assert member_client.post("/groups/restore/", {}).status_code == 429
-
-
 def test_a_game_in_progress_in_a_backup_is_replayed_too(member_client: Client) -> None:
     greedy = FOREST | {"picks": {}}
     game = {"kind": "okanagan", "status": "playing"}
