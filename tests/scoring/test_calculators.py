@@ -107,7 +107,8 @@ def test_the_first_address_of_the_calculators_still_leads_to_them(client: Client
 
 def test_no_word_for_the_calculators_but_their_name() -> None:
     root = Path(__file__).resolve().parents[2]
-    places = [root / "README.md", *(root / "templates").rglob("*.html"), *(root / "scoring").rglob("*.py")]
+    places = [root / "README.md", *(root / "docs").glob("*.md"), *(root / "templates").rglob("*.html")]
+    places += [*(root / "scoring").rglob("*.py")]
     places += [*(root / "rules").glob("*.py")]
     found = [
         f"{path.relative_to(root)}: {word}"
