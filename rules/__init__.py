@@ -43,6 +43,7 @@ from .components import (
 from .cooper_island import parse_cooper_island, score_cooper_island
 from .documents import FORMATS, PARTS, Result, score_document, score_sheet
 from .errors import CooperIslandError, RecordError, RulesError, SmallIslandsError
+from .event_types import EventType
 from .explanation import Section, Step
 from .final_scoring import (
     Decider,
@@ -57,15 +58,14 @@ from .final_scoring import (
 from .game import EventOutcome, GameState, new_game
 from .okanagan import OkanaganResult, score_okanagan, score_record
 from .partial import Question, TerritoryAnswer, answer_territory, question_of
+from .promos import PROMO_EVENTS
 from .ranking import PlayerResult
 from .reading import read_json
 from .record import (
     FORMAT as RECORD_FORMAT,
 )
 from .record import (
-    PROMO_EVENTS,
     Event,
-    EventType,
     LoneChoice,
     NuggetLadder,
     ObjectiveCard,

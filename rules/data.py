@@ -15,6 +15,7 @@ from enum import StrEnum
 
 from .catalogue import Game, Source
 from .components import Building, Colour, Confidence, ObjectiveKind, Reward, Shape, SpecialActionKind, Territory
+from .event_types import EventType
 from .explanation import (
     Change,
     Changes,
@@ -35,7 +36,7 @@ from .explanation import (
     Step,
     Tokens,
 )
-from .record import EventType, LoneChoice, NuggetLadder
+from .record import LoneChoice, NuggetLadder
 
 type Data = None | bool | int | str | list[Data] | dict[str, Data]
 """A JSON value, as ``json.loads`` returns it."""

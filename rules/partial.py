@@ -116,24 +116,26 @@ def answer_territory(
     state: GameState,
     territory: TerritorySoFar,
     *,
+    on_board: bool = False,
     chosen: tuple[str, ...] = (),
     action_answered: bool = False,
     picking: Bag | None = None,
 ) -> TerritoryAnswer:
     """Resolve ``territory`` (entered so far) against ``state`` (not changed) as far as it goes.
 
-    ``chosen`` are the tied players the closer has put in order so far, while no ``order`` is entered;
-    ``action_answered`` says whether the special action is answered (chosen in full, or none); ``picking`` is
-    the current collector's tokens tapped so far. Without a closer the question is :attr:`Question.BOARD`,
-    with influence and the first question the resolution will ask (a tie, a lone player's choice, or the
-    special action and whose) answered as if the board were complete: the closer's later answers are left out.
+    ``on_board`` says the board (icons, buildings, closer) is still being entered: the question is then
+    :attr:`Question.BOARD`, as it is without a closer, with influence and the first question the resolution
+    will ask (a tie, a lone player's choice, or the special action and whose) answered as if the board were
+    complete; the answers after the board are left out. ``chosen`` are the tied players the closer has put in
+    order so far, while no ``order`` is entered; ``action_answered`` says whether the special action is
+    answered (chosen in full, or none); ``picking`` is the current collector's tokens tapped so far.
 
     Raises :class:`RecordError` at the field entered that does not hold (see :func:`question_of`).
     """
     check_buildings_counted(state, territory.buildings)
     check_territory_buildings(state, territory.buildings)
     report = assess_influence(state.players, territory.territory, territory.closed_by, territory.buildings)
-    if territory.closed_by is None:  # the board's answer: the first question, asked on the board
+    if on_board or territory.closed_by is None:  # the board's answer: the first question, asked on the board
         board = replace(territory, order=None, lone_choice=None, special_action=None, picks={})
         first = _answer(state, report, board, (), action_answered=False, picking={})
         return replace(first, question=Question.BOARD, answered=(), plan=None, turns=(), picks={}, allowed={})

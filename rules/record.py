@@ -11,6 +11,19 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import ClassVar, Final
 
+from .actions import (
+    ChooseFirst,
+    Exchange,
+    Gifts,
+    GoldNugget,
+    NewObjectives,
+    NewTiles,
+    RewardOfShape,
+    SpecialAction,
+    Trade,
+    TwoRewards,
+    special_action_to_json,
+)
 from .components import (
     DEFAULT_NUGGET_SUPPLY,
     DEFAULT_REWARD_SUPPLY,
@@ -30,9 +43,11 @@ from .components import (
     whole_game_buildings,
 )
 from .errors import RecordError, RulesError
+from .event_types import EventType
 from .explanation import Message, Param, Players
 from .explanation import gettext_noop as _
 from .fields import MAX_WHOLE, Fields, describe, identifier
+from .promos import PROMO_TILES, PromoEvent
 from .text import names_problem, note_problem
 
 FORMAT: Final = "okanagan-record/1"
@@ -46,22 +61,6 @@ type Bag = Mapping[Reward, int]
 def bag_to_json(bag: Bag) -> dict[str, int]:
     """A bag as JSON, in the canonical order of the reward kinds, zero counts left out."""
     return {reward.value: bag[reward] for reward in Reward if bag.get(reward, 0)}
-
-
-class EventType(StrEnum):
-    """The kinds of event of a record: each event's ``type``."""
-
-    TERRITORY = "territory"
-    VOLCANO = "volcano"
-    BEAVER_DAM = "beaver_dam"
-    OBJECTIVES = "objectives"
-    ROUND_END = "round_end"
-    ADJUST = "adjust"
-    HOLDINGS = "holdings"
-
-
-PROMO_EVENTS: Final = (EventType.VOLCANO, EventType.BEAVER_DAM)
-"""The events of the promo tiles: a game without them has none."""
 
 
 class NuggetLadder(StrEnum):
@@ -97,106 +96,6 @@ class Options:
         if self.nugget_ladder != defaults.nugget_ladder:
             out["nugget_ladder"] = self.nugget_ladder.value
         return out
-
-
-# Special actions ---------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class GoldNugget:
-    """Draw one gold nugget card, while cards are left."""
-
-    kind: ClassVar = SpecialActionKind.GOLD_NUGGET
-
-
-@dataclass(frozen=True)
-class RewardOfShape:
-    """Take one token of ``reward``, which has the tile's ``shape``, from the supply."""
-
-    shape: Shape
-    reward: Reward
-    kind: ClassVar = SpecialActionKind.REWARD_OF_SHAPE
-
-
-@dataclass(frozen=True)
-class TwoRewards:
-    """Take two tokens of ``reward`` from the supply, or what is left."""
-
-    reward: Reward
-    kind: ClassVar = SpecialActionKind.TWO_REWARDS
-
-
-@dataclass(frozen=True)
-class ChooseFirst:
-    """Collect first in this territory, up to one's own influence."""
-
-    kind: ClassVar = SpecialActionKind.CHOOSE_FIRST
-
-
-@dataclass(frozen=True)
-class NewObjectives:
-    """Draw 2 objectives and discard 2; the kept cards are recorded by an ``objectives`` event."""
-
-    kind: ClassVar = SpecialActionKind.NEW_OBJECTIVES
-
-
-@dataclass(frozen=True)
-class Gifts:
-    """Each other player holding a token gives one: ``givers`` maps giver → the reward given."""
-
-    givers: Mapping[str, Reward]
-    kind: ClassVar = SpecialActionKind.GIFTS
-
-
-@dataclass(frozen=True)
-class Trade:
-    """Swap ``give`` (one's own token) for ``get`` (a token of player ``partner``)."""
-
-    partner: str
-    give: Reward
-    get: Reward
-    kind: ClassVar = SpecialActionKind.TRADE
-
-
-@dataclass(frozen=True)
-class NewTiles:
-    """Replace the face-up tiles; no effect on the score."""
-
-    kind: ClassVar = SpecialActionKind.NEW_TILES
-
-
-@dataclass(frozen=True)
-class Exchange:
-    """One or two swaps with the supply: each gives a held token and takes another kind.
-
-    ``kind`` is ``exchange_shape`` (same colour, other shape) or ``exchange_colour`` (same shape,
-    other colour).
-    """
-
-    kind: SpecialActionKind
-    swaps: tuple[tuple[Reward, Reward], ...]
-
-
-type SpecialAction = (
-    GoldNugget | RewardOfShape | TwoRewards | ChooseFirst | NewObjectives | Gifts | Trade | NewTiles | Exchange
-)
-
-
-def special_action_to_json(action: SpecialAction) -> dict[str, object]:
-    """A special action as the record's JSON object."""
-    out: dict[str, object] = {"action": action.kind.value}
-    match action:
-        case RewardOfShape(shape=shape, reward=reward):
-            out |= {"shape": shape.value, "reward": reward.value}
-        case TwoRewards(reward=reward):
-            out["reward"] = reward.value
-        case Gifts(givers=givers):
-            out["from"] = {giver: reward.value for giver, reward in givers.items()}
-        case Trade(partner=partner, give=give, get=get):
-            out |= {"with": partner, "give": give.value, "get": get.value}
-        case Exchange(swaps=swaps):
-            out["swaps"] = [[given.value, taken.value] for given, taken in swaps]
-    return out
 
 
 # Objective cards ---------------------------------------------------------------------------------
@@ -293,9 +192,6 @@ def check_card(card: ObjectiveCard) -> Message | None:
     return None
 
 
-CHOOSE_FIRST_ONLY_IN_TERRITORY: Final = Message(_("'choose_first' can only be taken in a completed territory"))
-
-
 # Events ------------------------------------------------------------------------------------------
 
 
@@ -359,42 +255,6 @@ class TerritorySoFar:
     """The special action once it is chosen in full; ``None`` while none is, or while it is being chosen."""
     picks: Mapping[str, Bag] = field(default_factory=dict)
     """The picks of the collectors who have picked, in seat order."""
-
-
-@dataclass(frozen=True)
-class VolcanoEvent:
-    """The Volcano promo tile: its player takes a special action at once."""
-
-    player: str
-    special_action: SpecialAction
-    type: ClassVar = EventType.VOLCANO
-
-    @property
-    def title(self) -> tuple[str, dict[str, Param]]:
-        """The title of its explanation, a template (``{index}``: its place in the log) and its params."""
-        return _("Event {index}: Volcano played by {player}"), {"player": self.player}
-
-    def to_json(self) -> dict[str, object]:
-        """The event as the record's JSON object."""
-        return {"type": self.type, "player": self.player, "special_action": special_action_to_json(self.special_action)}
-
-
-@dataclass(frozen=True)
-class BeaverDamEvent:
-    """The Beaver Dam promo tile: its player takes one token from the supply."""
-
-    player: str
-    reward: Reward
-    type: ClassVar = EventType.BEAVER_DAM
-
-    @property
-    def title(self) -> tuple[str, dict[str, Param]]:
-        """The title of its explanation, a template (``{index}``: its place in the log) and its params."""
-        return _("Event {index}: Beaver Dam played by {player}"), {"player": self.player}
-
-    def to_json(self) -> dict[str, object]:
-        """The event as the record's JSON object."""
-        return {"type": self.type, "player": self.player, "reward": self.reward.value}
 
 
 @dataclass(frozen=True)
@@ -477,9 +337,7 @@ class HoldingsEvent:
         return {"type": self.type, "player": self.player, "rewards": bag_to_json(self.rewards), "nuggets": self.nuggets}
 
 
-type Event = (
-    TerritoryEvent | VolcanoEvent | BeaverDamEvent | ObjectivesEvent | RoundEndEvent | AdjustEvent | HoldingsEvent
-)
+type Event = TerritoryEvent | PromoEvent | ObjectivesEvent | RoundEndEvent | AdjustEvent | HoldingsEvent
 
 
 @dataclass(frozen=True)
@@ -774,15 +632,6 @@ class _EventReader:
             counts[building] = count
         return in_order(counts, list(Building))
 
-    def volcano(self, fields: Fields) -> VolcanoEvent:
-        action = self.special_action(fields.nested("special_action"))
-        if isinstance(action, ChooseFirst):
-            raise fields.fail("special_action", CHOOSE_FIRST_ONLY_IN_TERRITORY)
-        return VolcanoEvent(self.player(fields, "player"), action)
-
-    def beaver_dam(self, fields: Fields) -> BeaverDamEvent:
-        return BeaverDamEvent(self.player(fields, "player"), fields.choice("reward", Reward))
-
     def objectives(self, fields: Fields) -> ObjectivesEvent:
         player = self.player(fields, "player")
         cards_value = fields.array("cards")
@@ -888,12 +737,16 @@ class _EventReader:
 type _Fail = Callable[[Message], RulesError]
 
 
+def _promo_reader(tile: type[PromoEvent]) -> Callable[[_EventReader, Fields], Event]:
+    """How a promo tile's event is read (:mod:`rules.promos`)."""
+    return tile.read
+
+
 _EVENT_PARSERS: Final[dict[EventType, Callable[[_EventReader, Fields], Event]]] = {
     EventType.TERRITORY: _EventReader.territory,
-    EventType.VOLCANO: _EventReader.volcano,
-    EventType.BEAVER_DAM: _EventReader.beaver_dam,
     EventType.OBJECTIVES: _EventReader.objectives,
     EventType.ROUND_END: _EventReader.round_end,
     EventType.ADJUST: _EventReader.adjust,
     EventType.HOLDINGS: _EventReader.holdings,
+    **{tile.type: _promo_reader(tile) for tile in PROMO_TILES},
 }

@@ -12,16 +12,13 @@ from .explanation import gettext_noop as _
 from .game import EventOutcome, GameState, new_game
 from .record import (
     AdjustEvent,
-    BeaverDamEvent,
     Event,
     HoldingsEvent,
     ObjectivesEvent,
     Record,
     RoundEndEvent,
     TerritoryEvent,
-    VolcanoEvent,
 )
-from .special_actions import apply_special_action
 from .territory import resolve_territory
 
 
@@ -60,26 +57,6 @@ def _apply(state: GameState, event: Event, index: int) -> list[Step]:
             outcome, steps = resolve_territory(state, event, index)
             state.territories.append(outcome)
             return steps
-        case VolcanoEvent(player=player, special_action=action):
-            return [
-                Step(
-                    "okanagan.promo.volcano",
-                    _("{player} played the Volcano and takes a special action at once."),
-                    {"player": player},
-                ),
-                *apply_special_action(state, player, action, in_territory=False),
-            ]
-        case BeaverDamEvent(player=player, reward=reward):
-            if not state.available(reward):
-                raise RecordError(Message(_("no {reward} is left in the supply"), reward=reward), ("reward",))
-            state.take(player, reward)
-            return [
-                Step(
-                    "okanagan.promo.beaver_dam",
-                    _("{player} played the Beaver Dam and takes a {reward}."),
-                    {"player": player, "reward": reward},
-                )
-            ]
         case ObjectivesEvent(player=player, cards=cards):
             state.holdings[player].objectives = cards
             if state.round == 2:
@@ -104,6 +81,8 @@ def _apply(state: GameState, event: Event, index: int) -> list[Step]:
             return _adjust(state, event)
         case HoldingsEvent():
             return _holdings(state, event)
+        case _:  # a promo tile's event applies itself (rules.promos)
+            return event.apply(state)
 
 
 def _adjust(state: GameState, event: AdjustEvent) -> list[Step]:

@@ -8,13 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from .components import MAX_SWAPS, Reward, SpecialActionKind
-from .errors import RecordError
-from .explanation import Gift, Message, Param, Series, Step
-from .explanation import gettext_noop as _
-from .game import GameState
-from .record import (
+from .actions import (
     CHOOSE_FIRST_ONLY_IN_TERRITORY,
     ChooseFirst,
     Exchange,
@@ -27,6 +23,13 @@ from .record import (
     Trade,
     TwoRewards,
 )
+from .components import MAX_SWAPS, Reward, SpecialActionKind
+from .errors import RecordError
+from .explanation import Gift, Message, Param, Series, Step
+from .explanation import gettext_noop as _
+
+if TYPE_CHECKING:  # the state is above the promo tiles' events, which apply special actions
+    from .game import GameState
 
 
 @dataclass(frozen=True)

@@ -15,13 +15,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from .actions import ChooseFirst
 from .buildings import check_buildings_counted, count_buildings
 from .components import Building, Reward, Territory
 from .errors import RecordError
 from .explanation import Figure, Message, Order, Part, Parts, Players, Step, Tokens
 from .explanation import gettext_noop as _
 from .game import GameState, TerritoryOutcome
-from .record import Bag, ChooseFirst, LoneChoice, TerritoryEvent, TerritorySoFar
+from .record import Bag, LoneChoice, TerritoryEvent, TerritorySoFar
 from .special_actions import apply_special_action
 
 # 1. Influence ------------------------------------------------------------------------------------

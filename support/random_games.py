@@ -28,28 +28,29 @@ from rules import (
     prepare_collection,
     special_action_options,
 )
-from rules.components import OBJECTIVE_REWARD_COUNTS, whole_game_buildings
-from rules.record import (
-    AdjustEvent,
-    BeaverDamEvent,
+from rules.actions import (
     ChooseFirst,
-    Event,
     Exchange,
     Gifts,
     GoldNugget,
-    LoneChoice,
     NewObjectives,
     NewTiles,
+    RewardOfShape,
+    SpecialAction,
+    Trade,
+    TwoRewards,
+)
+from rules.components import OBJECTIVE_REWARD_COUNTS, whole_game_buildings
+from rules.promos import BeaverDamEvent, VolcanoEvent
+from rules.record import (
+    AdjustEvent,
+    Event,
+    LoneChoice,
     NuggetLadder,
     ObjectiveCard,
     ObjectivesEvent,
-    RewardOfShape,
     RoundEndEvent,
-    SpecialAction,
     TerritoryEvent,
-    Trade,
-    TwoRewards,
-    VolcanoEvent,
 )
 
 NAMES = ("Ann", "Ben", "Cy", "Dee")

@@ -4,7 +4,6 @@ there; a stage that no longer holds after another phone's change is to do again,
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import replace
 
 from rules import (
     GameState,
@@ -89,7 +88,8 @@ def _territory(screen: Screen, state: GameState, index: int) -> Screen:
     picking = parse_bag(draft.partial, ("picks",)) if draft.partial else {}
     answer = answer_territory(
         state,
-        replace(so_far, closed_by=None) if on_board else so_far,
+        so_far,
+        on_board=on_board,
         chosen=tuple(draft.chosen),
         action_answered="action" in draft.done,
         picking=picking,

@@ -3,6 +3,7 @@ that changes the draft; a tap that makes the draft illegal is undone and its err
 
 from __future__ import annotations
 
+from enum import StrEnum
 from typing import Any
 
 from django.utils.translation import gettext as _
@@ -29,6 +30,7 @@ from rules import (
     parse_special_action,
 )
 from rules.components import MAX_OBJECTIVE_CARDS, round_one_buildings, whole_game_buildings
+from rules.fields import members
 from scoring.http import posted_whole
 from scoring.wording import label, reward_label, say
 
@@ -454,8 +456,9 @@ def _action_complete(screen: Screen, state: GameState) -> bool:
     return True
 
 
-def _choice(value: str, kind: type[Any]) -> str:
-    if value not in kind._value2member_map_:
+def _choice[E: StrEnum](value: str, kind: type[E]) -> str:
+    """``value`` if it names a member of ``kind``; :class:`BadOp` if not (a forged or outdated button)."""
+    if value not in members(kind):
         raise BadOp(_("That button is out of date; here is the current step."))
     return value
 

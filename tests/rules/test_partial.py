@@ -45,6 +45,14 @@ def test_without_a_closer_the_board_is_asked_with_the_first_question_of_the_reso
     assert answer.answered == ()
 
 
+def test_a_board_still_being_entered_is_asked_with_its_closer_and_the_later_answers_left_out() -> None:
+    board = {"closed_by": "Ann", "buildings": {"Ann": {"farm": 1}, "Ben": {"silo": 1}}}
+    answer = answer_territory(game(), so_far(**board, lone_choice="rewards"), on_board=True)
+    assert answer.question is Question.BOARD
+    assert answer.recipient == "Ben" and answer.answered == ()
+    assert answer_territory(game(), so_far(**board)).question is Question.ACTION
+
+
 def test_a_tie_asks_the_closer_for_the_order_as_far_as_tapped() -> None:
     tied = so_far(closed_by="Cy", buildings={"Ann": {"farm": 1}, "Ben": {"farm": 1}, "Cy": {"silo": 1}})
     answer = answer_territory(game(), tied, chosen=())

@@ -18,7 +18,7 @@ from rules import (
     replay,
     special_action_options,
 )
-from rules.record import Exchange
+from rules.actions import Exchange
 from tests.rules.builders import Json, error_of, give, player, record, score
 
 PLAYERS = ("Ann", "Ben", "Cy")

@@ -7,7 +7,8 @@ from dataclasses import replace
 import pytest
 
 from rules import Building, GameState, Reward, Territory, assess_influence, new_game, prepare_collection
-from rules.record import GoldNugget, TerritoryEvent
+from rules.actions import GoldNugget
+from rules.record import TerritoryEvent
 from tests.rules.builders import error_of, give, player, record, score, territory
 
 ANN_FARM = {"Ann": {"farm": 1}}
