@@ -47,8 +47,8 @@ bench: $(VENV)/.dev
 	for record in tests/data/okanagan-*.json; do case $$record in *.expected.json) ;; *) \
 		$(BIN)/python bench/play_record.py --totals $$record || exit 1;; esac; done
 
-# The knee, at most about 8 minutes a setup (bench/load.py): the site as `make serve` runs it (needs nginx), 200 to
-# 1,000 phones (tables of 4 phones on games of 30 events, each phone polling every 1.5 s as the pages do; one
+# The knee, at most about 8 minutes a setup (bench/load.py): the site as `make serve` runs it (needs nginx), 40 to
+# 800 phones (tables of 4 phones on games of 30 events, each phone polling every 1.5 s as the pages do; one
 # territory per table every 20 s, entered tap by tap: 6-16 taps, Save, the game page), each step 14 s of warm-up
 # and 20 s measured, to the first step that misses the targets; then the trivial view against an unchanged poll.
 # On SQLite, then PostgreSQL, then PostgreSQL and Redis (production) with one app server and with two, ahead of

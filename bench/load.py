@@ -58,9 +58,9 @@ prints their rates and ratio (target: polls ≥ 50 % of the trivial view's rate)
 one gunicorn on loopback TCP, without nginx, for comparison (its sync workers close every connection, so the
 generator connects once per request).
 
-    .venv/bin/python bench/load.py [--postgres] [--redis [URL]] [--events 30] [--phones 200 300 400 500 600 800 1000]
-        [--interval 1.5] [--seconds 20] [--warmup 14] [--spectators 10] [--workers 5] [--servers 1] [--direct]
-        [--nice -10] [--keep-going] [--hammer 10]
+    .venv/bin/python bench/load.py [--postgres] [--redis [URL]] [--events 30]
+        [--phones 40 80 120 160 200 300 400 600 800] [--interval 1.5] [--seconds 20] [--warmup 14]
+        [--spectators 10] [--workers 5] [--servers 1] [--direct] [--nice -10] [--keep-going] [--hammer 10]
 """
 
 from __future__ import annotations
@@ -953,7 +953,8 @@ def main() -> None:
         help="the shared cache on Redis (REDIS_URL, or redis://127.0.0.1:6379/0)",
     )
     parser.add_argument("--events", type=int, default=30, help="each table's game starts this many events long")
-    parser.add_argument("--phones", type=int, nargs="+", default=[200, 300, 400, 500, 600, 800, 1000], help="the steps")
+    steps = [40, 80, 120, 160, 200, 300, 400, 600, 800]
+    parser.add_argument("--phones", type=int, nargs="+", default=steps, help="the steps")
     parser.add_argument(
         "--interval", type=float, default=PLAYING_MS / 1000, help="seconds between a phone's polls (the site's own)"
     )
