@@ -324,6 +324,20 @@ def fronted(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFac
         log.close()
 
 
+def children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid`` (an app server's workers)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:  # it ended meanwhile
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                found.append(int(entry.name))
+    return found
+
+
 def ask(fronted: Fronted, path: str, client: int = 0) -> http.client.HTTPResponse:
     """A GET over HTTPS through the terminator, as client 0 or 1; the answer, read."""
     connection = http.client.HTTPSConnection("127.0.0.1", fronted.ports[client], timeout=20, context=fronted.tls)
@@ -444,16 +458,20 @@ def test_no_log_keeps_a_table_code_or_token_when_a_request_fails(fronted: Fronte
              f"/join/?code={secrets[3]}")  # fmt: skip
     assert ask(fronted, paths[1]).status == 404
     dead = fronted.site.servers[0]
+    for worker in children(dead.pid):  # its workers too: orphaned, they would answer on until they noticed
+        os.kill(worker, signal.SIGKILL)
     dead.send_signal(signal.SIGKILL)  # nginx cannot reach it until it is started again
     dead.wait()
+    failed = r'\[error\] .* request: "GET /(join|watch|invite)/\*/\S* HTTP/1\.\d", upstream: "http://unix:\S+:/\1/\*/'
     deadline = time.monotonic() + 120
     while not (fronted.site.servers[0] is not dead and answers(UnixHTTPConnection(fronted.site.sockets[0]))):
         assert time.monotonic() < deadline, "the dead app server was not started again"
         for path in paths:
             ask(fronted, path)
-    log = fronted.log.read_text()
-    failed = r'\[error\] .* request: "GET /(join|watch|invite)/\*/\S* HTTP/1\.\d", upstream: "http://unix:\S+:/\1/\*/'
-    assert re.search(failed, log)  # a request the dead app server did not take: nginx says why
+    deadline = time.monotonic() + 10  # nginx's error log reaches the file through serve.py's masking thread
+    while not re.search(failed, log := fronted.log.read_text()):  # a request the dead server did not take
+        assert time.monotonic() < deadline, log[-2000:]
+        time.sleep(0.05)
     assert "WARNING django.request: Not Found: /watch/*/live/" in log
     files = [fronted.log, *(path for path in fronted.run_dir.rglob("*") if path.is_file() and path.suffix != ".sock")]
     assert not [
