@@ -44,7 +44,7 @@ def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         in_process(Path(folder) / "length.sqlite3")
-        from scoring.log import create_game
+        from scoring.creation import create_game
 
         client, group = member_of_a_group("Lengths")
         requests: dict[str, list[tuple[Callable[[], None], Callable[[], None] | None]]] = {

@@ -41,7 +41,7 @@ def main() -> None:
         from django.test import Client
 
         from rules import score_okanagan
-        from scoring.log import NewGame, create_games, sheet_game
+        from scoring.creation import NewGame, create_games, sheet_game
         from scoring.models import Game, Group
         from support.random_games import RandomChooser, random_record
 

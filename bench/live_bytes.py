@@ -42,9 +42,10 @@ def main() -> None:
         from django.utils.text import compress_string
 
         from rules import EventType
+        from scoring.creation import create_game
         from scoring.drafts import discard
         from scoring.live.parts import HEADER
-        from scoring.log import change_log, create_game
+        from scoring.log import change_log
         from scoring.models import Draft
         from support.random_games import RandomChooser, random_record
 

@@ -306,7 +306,7 @@ import json
 from importlib import import_module
 from django.conf import settings
 from scoring.access import TABLES_KEY
-from scoring.log import create_game
+from scoring.creation import create_game
 from scoring.models import Group
 from support.random_games import RandomChooser, random_record
 SessionStore = import_module(settings.SESSION_ENGINE).SessionStore

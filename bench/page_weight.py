@@ -35,7 +35,7 @@ def main() -> None:
         prepare(env)
         script = (
             "from scoring.models import Group; from django.contrib.auth.models import User;"
-            "from scoring.log import create_game;"
+            "from scoring.creation import create_game;"
             "u = User.objects.create_user('w', password='weight-password-1');"
             "g = Group.objects.create(name='W', owner=u); g.members.add(u);"
             "from support.random_games import RandomChooser, random_record;"

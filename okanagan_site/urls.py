@@ -7,7 +7,21 @@ from django.urls import include, path, register_converter
 from django.views.generic import RedirectView
 
 from scoring.rate_limits import limit_logins
-from scoring.views import bgstats, calculators, drafts, entry, games, groups, offline, pages, seats, sheets, stats
+from scoring.views import (
+    bgstats,
+    calculators,
+    drafts,
+    entry,
+    games,
+    groups,
+    live,
+    offline,
+    pages,
+    results,
+    seats,
+    sheets,
+    stats,
+)
 
 
 class IdConverter:
@@ -58,7 +72,7 @@ urlpatterns = [
     path("groups/<id:group_id>/members/<id:user_id>/remove/", groups.member_remove, name="member_remove"),
     path("groups/<id:group_id>/players/<id:profile_id>/", groups.profile_edit, name="profile"),
     path("groups/<id:group_id>/games/new/", games.game_new, name="game_new"),
-    path("groups/<id:group_id>/games/import/", games.game_import, name="game_import"),
+    path("groups/<id:group_id>/games/import/", groups.game_import, name="game_import"),
     path("groups/<id:group_id>/sheets/new/<str:kind>/", sheets.sheet_new, name="sheet_new"),
     path("invite/<str:token>/", groups.invite, name="invite"),
     path("games/<id:game_id>/", games.game_detail, name="game"),
@@ -66,14 +80,14 @@ urlpatterns = [
     path("games/<id:game_id>/sheet/<id:position>/", sheets.sheet_line, name="sheet_line"),
     path("games/<id:game_id>/sheet/score/", sheets.sheet_score, name="sheet_score"),
     path("games/<id:game_id>/sheet/correct/", sheets.sheet_correct, name="sheet_correct"),
-    path("games/<id:game_id>/record.json", games.game_export, name="game_export"),
+    path("games/<id:game_id>/record.json", groups.game_export, name="game_export"),
     path("games/<id:game_id>/play.bgsplay", bgstats.game_bgsplay, name="game_bgsplay"),
     path("games/<id:game_id>/seats/", seats.seats, name="seats"),
-    path("games/<id:game_id>/qr.svg", games.table_qr, name="table_qr"),
-    path("games/<id:game_id>/code/", games.table_code_regenerate, name="table_code"),
+    path("games/<id:game_id>/qr.svg", seats.table_qr, name="table_qr"),
+    path("games/<id:game_id>/code/", seats.table_code_regenerate, name="table_code"),
     path("games/<id:game_id>/finish/", games.game_finish, name="game_finish"),
     path("games/<id:game_id>/reopen/", games.game_reopen, name="game_reopen"),
-    path("games/<id:game_id>/public/", games.public_result, name="public_result"),
+    path("games/<id:game_id>/public/", results.public_result, name="public_result"),
     path("games/<id:game_id>/events/new/<str:kind>/", entry.event_new, name="event_new"),
     path("games/<id:game_id>/events/<id:index>/", entry.event_edit, name="event_edit"),
     path("games/<id:game_id>/events/<id:index>/delete/", games.event_delete, name="event_delete"),
@@ -81,9 +95,9 @@ urlpatterns = [
     path("games/<id:game_id>/round-end/", games.round_end, name="round_end"),
     path("games/<id:game_id>/drafts/<id:draft_id>/take/", drafts.draft_take, name="draft_take"),
     path("games/<id:game_id>/drafts/<id:draft_id>/cancel/", drafts.draft_cancel, name="draft_cancel"),
-    path("join/", games.join, name="join"),
-    path("join/<str:code>/", games.join, name="join_code"),
-    path("watch/<str:token>/", games.watch, name="watch"),
-    path("watch/<str:token>/live/", games.live, name="live"),
-    path("watch/<str:token>/result.png", games.result_image, name="result_image"),
+    path("join/", seats.join, name="join"),
+    path("join/<str:code>/", seats.join, name="join_code"),
+    path("watch/<str:token>/", live.watch, name="watch"),
+    path("watch/<str:token>/live/", live.live, name="live"),
+    path("watch/<str:token>/result.png", results.result_image, name="result_image"),
 ]

@@ -16,6 +16,7 @@ from functools import wraps
 from typing import Concatenate
 
 from django.contrib.auth.views import redirect_to_login
+from django.db.models import QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
 
@@ -114,3 +115,19 @@ def game_for_member(request: HttpRequest, game_id: int) -> Game:
     if is_member(request, game):
         return game
     raise Http404
+
+
+def watched_game(request: HttpRequest, token: str) -> Game:
+    """The game of a spectator link: 404 for a finished game whose result is not public, but to its members;
+    404 for a score sheet still being filled in (its page is its result, once scored)."""
+    game = get_object_or_404(page_games(), spectator_token=token)
+    if not game.is_okanagan and game.is_playing:
+        raise Http404
+    if not game.is_playing and not game.public_result and not is_member(request, game):
+        raise Http404
+    return game
+
+
+def page_games() -> QuerySet[Game]:
+    """Games with their group and seats, as every game page needs them."""
+    return Game.objects.select_related("group").prefetch_related("seats")

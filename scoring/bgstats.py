@@ -2,7 +2,7 @@
 its ``.bgsplay`` file, as ``../shared/spec/bgstats.md`` describes them.
 
 Everything comes from what the site stores: the scores, ranks (competition ranks, tied players sharing one) and
-winners are the engine's, stored when the game finished (:mod:`scoring.results`); nothing is scored here. Who may
+winners are the engine's, stored when the game finished (:mod:`scoring.standings`); nothing is scored here. Who may
 log a play (its card on the game's page, its file) is :func:`scoring.access.may_log_play`'s to say.
 
 Stable ids: a play's uuid is its game's stored ``uuid`` and a player's is their group profile's, both made
@@ -31,7 +31,7 @@ from django.utils.translation import gettext
 from rules import TITLES, NuggetLadder, PlayerResult, Title, name_key
 
 from .models import Game, Group, Profile, Seat
-from .results import StoredResult, player_result, winner_sentence
+from .standings import StoredResult, player_result, winner_sentence
 from .streams import json_object, json_text
 from .wording import NUGGET_LADDERS
 
@@ -118,7 +118,7 @@ class Played:
     location: str
     """Where it was played: the group's name."""
     winners: tuple[str, ...]
-    """As stored (:mod:`scoring.results`)."""
+    """As stored (:mod:`scoring.standings`)."""
 
     @property
     def is_okanagan(self) -> bool:

@@ -1,55 +1,40 @@
-"""What a game page shows, from the replayed log: the scoreboard, the log, the table, the final scores; and
-the page of a score sheet being filled in at the table."""
+"""What a game page shows, from the stored state: the scoreboard, the log and its window, the table, the polled
+live part and its version (the final result is :mod:`scoring.final`'s)."""
 
 from __future__ import annotations
 
 import hashlib
 from collections import OrderedDict
-from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
-from django.db.models import prefetch_related_objects
 from django.http import HttpRequest
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils.translation import get_language, gettext, ngettext
+from django.utils.translation import get_language, ngettext
 
 from rules import (
-    Decider,
     EventOutcome,
     EventType,
     NuggetLadder,
-    ObjectiveScore,
-    OkanaganResult,
     Options,
-    PlayerScore,
     RecordError,
     Reward,
-    RulesError,
     Territory,
     explorer_sets,
-    score_sheet,
 )
-from rules.components import BUILDINGS_PER_ROUND, OBJECTIVE_POINTS
+from rules.components import BUILDINGS_PER_ROUND
 from rules.okanagan import event_section
-from rules.sheets import SheetResult
 
 from . import drafts, states
-from .access import is_member, may_log_play
-from .bgstats import card, play_of
-from .charts import stacked
 from .entry import EVENT_KINDS, PROMO_KINDS
-from .http import HtmxHttpRequest, posted_whole
+from .final import bgstats_context, final_context, result_links
+from .http import posted_whole
 from .live.intervals import poll_every
 from .models import SEAT_COLOURS, SEAT_MOVED, Event, Game, Seat
 from .phones import known_phone, my_seat
-from .result_image import ImageLine, draw_result
-from .results import StoredResult, stored_result, winner_sentence
-from .score_sheets import assemble, refused_line, review
-from .seats import claimable, here_token, moved_away, others_account
-from .statistics import OKANAGAN_PARTS
-from .wording import NUGGET_LADDERS, PARTS, error_text, explain
+from .seats import claim_context, here_token
+from .wording import NUGGET_LADDERS, explain
 
 
 @dataclass(frozen=True)
@@ -136,20 +121,6 @@ def log_entry(row: Event, outcome: EventOutcome) -> LogEntry:
     while len(_ENTRIES) > _ENTRIES_KEPT:
         _ENTRIES.popitem(last=False)
     return entry
-
-
-def claim_context(request: HttpRequest, game: Game) -> dict[str, object]:
-    """What "Who is this phone?" needs on a phone that is nobody: the seats it may claim (a member's only by
-    its account; a held one by its account, or once its phone has been gone long enough), whether a greyed
-    one is a member's, and the seat that moved from this phone to another, if any (:mod:`scoring.seats`)."""
-    table = list(game.seats.all())
-    prefetch_related_objects(table, "profile")
-    phone = known_phone(request)
-    return {
-        "claimable": {seat.position for seat in table if claimable(seat, phone, request.user)},
-        "members_seats": any(others_account(seat, request.user) for seat in table),
-        "moved": moved_away(game, phone),
-    }
 
 
 def game_context(request: HttpRequest, game: Game, *, member: bool, spectator: bool = False) -> dict[str, object]:
@@ -257,14 +228,6 @@ def live_part(game: Game, *, spectator: bool, log_from: int | None = None, me: S
     }
 
 
-def result_links(request: HttpRequest, game: Game) -> dict[str, str]:
-    """The spectator link (the public result page once the game is over) and, once over, the result image."""
-    links = {"watch_url": request.build_absolute_uri(reverse("watch", args=[game.spectator_token]))}
-    if not game.is_playing:
-        links["image_url"] = request.build_absolute_uri(reverse("result_image", args=[game.spectator_token]))
-    return links
-
-
 def option_lines(options: Options) -> list[str]:
     """The game's options that differ from the printed game, in words (the scoreboard shows them)."""
     printed = Options()
@@ -345,154 +308,3 @@ def live_etag(game_id: int, revision: int, activity: int, *, log_from: int | Non
     """The live fragment's version: it changes with the log, with the table's activity (seats claimed,
     entries started or ended), with the reader's language and with the page of the log they see."""
     return f"{game_id}.{revision}.{activity}.{get_language()}{f'.log{log_from}' if log_from is not None else ''}"
-
-
-@dataclass(frozen=True)
-class FinalLine:
-    """One player of the final result, in rank order: their score part by part and their seat's colour."""
-
-    score: PlayerScore
-    colour: str
-    cards: tuple[tuple[ObjectiveScore, int], ...]
-    """Each objective card scored, with the VP a set of it is worth."""
-
-
-def seat_colours(players: Sequence[str]) -> dict[str, str]:
-    """Each player's seat colour, from their place in seat (or sheet) order."""
-    return {player: SEAT_COLOURS[position % len(SEAT_COLOURS)] for position, player in enumerate(players)}
-
-
-def final_lines(result: OkanaganResult) -> list[FinalLine]:
-    """Each player from first place to last, with their seat's colour and their cards' value per set."""
-    seats = seat_colours(result.state.players)
-    return [
-        FinalLine(
-            score,
-            seats[score.name],
-            tuple((objective, OBJECTIVE_POINTS[objective.card.kind]) for objective in score.objectives),
-        )
-        for score in result.final.by_rank
-    ]
-
-
-def final_context(game: Game, result: OkanaganResult) -> dict[str, object]:
-    """The final result: each player's place, parts and total, and the winners, as stored (:mod:`scoring.results`)
-    with a chart of them; what decided, and from the game's state what the store does not keep (each player's
-    objective cards, Explorer sets and place on the nugget ladder) and the final scoring's explanation."""
-    stored = stored_result(game)
-    by_rank = stored.by_rank if stored is not None else ()
-    chart = stacked(
-        gettext("Score breakdown"),
-        [(player.name, [player.points.get(part, 0) for part in OKANAGAN_PARTS]) for player in by_rank],
-        [str(PARTS[part]) for part in OKANAGAN_PARTS],
-    )
-    return {
-        "players": by_rank,
-        "lines": final_lines(result),
-        "winner_sentence": winner_sentence(game.winners),
-        "decided_by": result.final.decided_by.value,
-        "decider": okanagan_decider(result),
-        "section": result.sections[-1],
-        "chart": chart,
-    }
-
-
-def bgstats_context(request: HttpRequest, game: Game, *, member: bool) -> dict[str, object]:
-    """The BG Stats card of a finished game's page (``bgstats``), for who may log the play
-    (:func:`~scoring.access.may_log_play`); ``None`` for anyone else, or a game whose result is not stored."""
-    stored = stored_result(game) if may_log_play(request, game, member=member) else None
-    return {"bgstats": None if stored is None else card(play_of(game, stored))}
-
-
-def okanagan_decider(result: OkanaganResult) -> str:
-    """The tie-break that decided the winner, in words; empty when the most VP did."""
-    steps = result.sections[-1].steps
-    return explain(steps[-1]) if result.final.decided_by is not Decider.POINTS and steps else ""
-
-
-def sheet_decider(result: SheetResult) -> str:
-    """The tie-break that decided the first place of a sheet, in words; empty when the most points did."""
-    return "" if result.decider is None else explain(result.decider)
-
-
-def result_png(game: Game, stored: StoredResult) -> bytes:
-    """A finished game's result as a PNG for a chat's link preview: the winners, what decided, each player by
-    rank with that game's parts, from its ``stored`` result (:mod:`scoring.results`)."""
-    if game.is_okanagan:
-        decider = okanagan_decider(states.current(game).result)
-    else:
-        decider = sheet_decider(score_sheet(game.sheet))
-    colours = seat_colours([player.name for player in stored.players])
-    lines = [
-        ImageLine(
-            player.rank,
-            player.name,
-            colours[player.name],
-            _points(game, player.total),
-            " · ".join(f"{PARTS[part]} {points}" for part, points in player.points.items()),
-        )
-        for player in stored.by_rank
-    ]
-    title = f"{game.get_kind_display()} · {game.finished or game.created:%Y-%m-%d}"
-    return draw_result(title, winner_sentence(stored.winners), decider, lines, get_language() or "en")
-
-
-def _points(game: Game, total: int) -> str:
-    """A total on the image: VP for Okanagan, points on a score sheet."""
-    if game.is_okanagan:
-        return ngettext("%(points)d VP", "%(points)d VP", total) % {"points": total}
-    return ngettext("%(points)d point", "%(points)d points", total) % {"points": total}
-
-
-def sheet_context(game: Game) -> dict[str, object]:
-    """A finished Small Islands or Cooper Island game: ``final``, each component per player from first place to
-    last (players who share a place in sheet order) and the winners as stored (:mod:`scoring.results`), what
-    decided and the explanation from the sheet."""
-    result = score_sheet(game.sheet)
-    stored = stored_result(game)
-    rows = [player.to_json() for player in stored.by_rank] if stored is not None else []
-    columns = [key for key in rows[0] if key not in {"name", "total", "rank"}] if rows else []
-    chart = stacked(
-        gettext("Score breakdown"),
-        [(str(row["name"]), [int(str(row[column])) for column in columns]) for row in rows],
-        [str(PARTS[column]) for column in columns],
-    )
-    final = {
-        "rows": rows,
-        "columns": columns,
-        "winner_sentence": winner_sentence(game.winners),  # as stored
-        "decider": sheet_decider(result),
-        "section": result.sections[0],
-        "chart": chart,
-    }
-    return {"game": game, "final": final}
-
-
-def table_context(request: HtmxHttpRequest, game: Game) -> dict[str, object]:
-    """The game page of a sheet game in progress: who this phone is, each line's state, the review once every
-    line is done."""
-    seats = list(game.seats.all())
-    me = my_seat(request, game)
-    assembled = assemble(game)
-    rows, refused, refused_seat = None, "", None
-    if assembled.sheet is not None:
-        try:
-            rows = review(assembled.sheet)
-        except RulesError as error:
-            refused, refused_seat = error_text(error), refused_line(error, seats)
-    columns = [key for key in rows[0] if key not in {"name", "total", "rank"}] if rows else []
-    return {
-        "game": game,
-        "seats": seats,
-        "me": me,
-        "can_enter": True,
-        "member": is_member(request, game),
-        "waiting": [seat.name for seat in seats if seat in assembled.missing],
-        "rows": rows,
-        "columns": columns,
-        "refused": refused,
-        "refused_seat": refused_seat,
-        "join_url": request.build_absolute_uri(reverse("join_code", args=[game.table_code])),
-        **({} if me is not None else claim_context(request, game)),
-        **live_part(game, spectator=False, me=me),
-    }

@@ -30,7 +30,7 @@ from rules import (
 from rules.components import MAX_PLAYERS
 
 from .confusables import first_look_alike, looks_like_player_text, mixed_name_text, mixes_scripts, new_players_problem
-from .log import Profiles
+from .creation import Profiles
 from .models import CODE_ALPHABET, CODE_LENGTH, GROUP_NAME_LENGTH, NAME_LENGTH, Group, Profile, new_token
 from .wording import NUGGET_LADDERS, error_text, say
 
@@ -178,7 +178,7 @@ class NewGameForm(forms.Form):
     )
     promos = forms.BooleanField(label=_("Promo tiles (Volcano, Beaver Dam)"), required=False)
     start_token = forms.CharField(widget=forms.HiddenInput, max_length=32, required=False, initial=new_token)
-    """This form's own token: posted twice, it starts one game (:func:`scoring.log.start_game`)."""
+    """This form's own token: posted twice, it starts one game (:func:`scoring.creation.start_game`)."""
 
     def __init__(self, *args: Any, known: Sequence[str] = (), **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

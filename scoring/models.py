@@ -109,7 +109,7 @@ class Game(models.Model):
     winners = models.JSONField(default=list)
     """The winners once finished, as the engine names them (a solo game's opponent card among them when it wins):
     with each seat's ``total``, ``rank`` and ``parts``, the one stored source of a finished play
-    (:mod:`scoring.results`)."""
+    (:mod:`scoring.standings`)."""
     uuid = models.UUIDField(default=uuid.uuid4, editable=False)
     """This play's id outside the site (BG Stats' play uuid): the same on every export, so that a play sent
     twice is one play; carried by the group's backup into the restored group."""

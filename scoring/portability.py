@@ -27,8 +27,8 @@ from django.utils.translation import gettext as _
 
 from rules import EventType, RulesError, hide_objectives, names_problem, parse_record, score_record
 
+from .creation import NewGame, Profiles, create_games, sheet_game
 from .forms import checked_name, checked_text
-from .log import NewGame, Profiles, create_games, sheet_game
 from .models import GROUP_NAME_LENGTH, Event, Game, Group, Seat, new_token, record_document
 from .quotas import OverQuota, check_games, check_groups, kept_within
 from .statistics import OKANAGAN_PARTS, plays

@@ -9,7 +9,16 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+from django.utils.translation import get_language, ngettext
 from PIL import Image, ImageDraw, ImageFont
+
+from rules import score_sheet
+
+from . import states
+from .final import okanagan_decider, seat_colours, sheet_decider
+from .models import Game
+from .standings import StoredResult, winner_sentence
+from .wording import PARTS
 
 WIDTH, HEIGHT = 1200, 630
 """The size chat apps and social sites expect of a link preview (1.91:1)."""
@@ -117,3 +126,32 @@ def draw_result(title: str, headline: str, decider: str, lines: list[ImageLine],
     out = io.BytesIO()
     image.save(out, format="PNG")  # optimize=True: 2 % smaller, twice the time
     return out.getvalue()
+
+
+def result_png(game: Game, stored: StoredResult) -> bytes:
+    """A finished game's result as a PNG for a chat's link preview: the winners, what decided, each player by
+    rank with that game's parts, from its ``stored`` result (:mod:`scoring.standings`)."""
+    if game.is_okanagan:
+        decider = okanagan_decider(states.current(game).result)
+    else:
+        decider = sheet_decider(score_sheet(game.sheet))
+    colours = seat_colours([player.name for player in stored.players])
+    lines = [
+        ImageLine(
+            player.rank,
+            player.name,
+            colours[player.name],
+            _points(game, player.total),
+            " · ".join(f"{PARTS[part]} {points}" for part, points in player.points.items()),
+        )
+        for player in stored.by_rank
+    ]
+    title = f"{game.get_kind_display()} · {game.finished or game.created:%Y-%m-%d}"
+    return draw_result(title, winner_sentence(stored.winners), decider, lines, get_language() or "en")
+
+
+def _points(game: Game, total: int) -> str:
+    """A total on the image: VP for Okanagan, points on a score sheet."""
+    if game.is_okanagan:
+        return ngettext("%(points)d VP", "%(points)d VP", total) % {"points": total}
+    return ngettext("%(points)d point", "%(points)d points", total) % {"points": total}

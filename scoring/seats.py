@@ -24,12 +24,15 @@ from datetime import timedelta
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.core import signing
 from django.db import transaction
+from django.db.models import prefetch_related_objects
+from django.http import HttpRequest
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from .live.versions import game_changed
 from .locking import lock_game
 from .models import CODE_ALPHABET, Game, Seat
+from .phones import known_phone
 
 GONE_AFTER = timedelta(minutes=30)
 """How long a phone may be silent before another phone may claim its seat (a seat of no account). A phone
@@ -249,3 +252,17 @@ def _emptied() -> dict[str, object]:
 def _changed(game: Game) -> None:
     """Every phone shows who holds which seat: the live fragment changes."""
     game_changed(game)
+
+
+def claim_context(request: HttpRequest, game: Game) -> dict[str, object]:
+    """What "Who is this phone?" needs on a phone that is nobody: the seats it may claim (a member's only by
+    its account; a held one by its account, or once its phone has been gone long enough), whether a greyed
+    one is a member's, and the seat that moved from this phone to another, if any (:mod:`scoring.seats`)."""
+    table = list(game.seats.all())
+    prefetch_related_objects(table, "profile")
+    phone = known_phone(request)
+    return {
+        "claimable": {seat.position for seat in table if claimable(seat, phone, request.user)},
+        "members_seats": any(others_account(seat, request.user) for seat in table),
+        "moved": moved_away(game, phone),
+    }

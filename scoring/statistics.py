@@ -11,7 +11,7 @@ plays. *Head-to-head*: over the games two players both played, who was ranked hi
 A *streak* is a run of consecutive wins in the order the games were played.
 
 Totals, ranks and score parts are the engine's, stored on each seat when its game finished
-(:func:`scoring.results.store_result`, :func:`scoring.log.create_games`): nothing is replayed here, and each
+(:func:`scoring.standings.store_result`, :func:`scoring.creation.create_games`): nothing is replayed here, and each
 function runs the same number of queries however many games the group has.
 """
 

@@ -106,7 +106,7 @@ def test_a_killed_server_keeps_every_acknowledged_event(tmp_path: Path, database
     manage(env, "collectstatic", "--noinput", "-v0")  # production settings serve the hashed static files
     setup = (
         "from django.contrib.auth.models import User; from scoring.models import Group; "
-        "from scoring.log import create_game; u = User.objects.create_user('crash', password='crash-pw-123'); "
+        "from scoring.creation import create_game; u = User.objects.create_user('crash', password='crash-pw-123'); "
         "g = Group.objects.create(name='C', owner=u); g.members.add(u); "
         "print(' '.join(str(create_game(g, ('Ann', 'Ben'), {}, promos=False).pk) for _ in range(4)))"
     )

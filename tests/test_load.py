@@ -27,9 +27,9 @@ from bench.load import (
     poller_headers,
     revision_of,
 )
+from scoring.creation import create_game
 from scoring.live.intervals import PLAYING_MS
 from scoring.live.parts import HEADER
-from scoring.log import create_game
 from scoring.models import Group
 from support.entry import Entry
 from support.random_games import RandomChooser, random_record

@@ -208,7 +208,7 @@ def test_html_comes_compressed_once_and_an_unchanged_poll_is_still_a_304(served:
     # once compressed), which a poll sends back to be told "unchanged".
     script = (
         "from django.contrib.auth.models import User; from scoring.models import Group;"
-        "from scoring.log import create_game;"
+        "from scoring.creation import create_game;"
         "u = User.objects.create_user('gz', password='gzip-password-1');"
         "g = Group.objects.create(name='G', owner=u); g.members.add(u);"
         "print(create_game(g, ('Ann', 'Ben'), {}, promos=False).spectator_token)"

@@ -133,7 +133,7 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TwoServers]:
 
 GAME = """
 from django.contrib.auth.models import User
-from scoring.log import create_game
+from scoring.creation import create_game
 from scoring.models import Group
 owner = User.objects.create_user("olive", password="pw-olive-123")
 group = Group.objects.create(name="Two servers", owner=owner)

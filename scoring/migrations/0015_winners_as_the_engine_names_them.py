@@ -1,4 +1,4 @@
-"""A finished game's winners are stored as the engine names them (:mod:`scoring.results`), the solo opponent card
+"""A finished game's winners are stored as the engine names them (:mod:`scoring.standings`), the solo opponent card
 among them when it wins or ties: every page, the result image and the BG Stats play say the winners from this one
 store. Until now the store left the card out (the pages scored the sheet again to say it); the solo games of Small
 Islands finished before are scored once here, through ``rules``, to put it back. A sheet the rules refuse (none

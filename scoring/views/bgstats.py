@@ -13,7 +13,7 @@ from scoring.access import may_log_play, member_group
 from scoring.bgstats import Play, bgsplay, group_plays, play_of
 from scoring.http import HtmxHttpRequest
 from scoring.models import Game, Group
-from scoring.results import stored_result
+from scoring.standings import stored_result
 from scoring.streams import download
 
 

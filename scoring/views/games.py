@@ -1,30 +1,20 @@
-"""A game: start or import it, follow it (scoreboard, log), join its table, finish it."""
+"""A game at the table: start it, its page, undo an event, the one-tap events, finish, reopen or delete it."""
 
 from __future__ import annotations
 
-import base64
-import binascii
-import io
-import json
 import logging
 from collections.abc import Callable
 from typing import Any
 
-import segno
 from django.contrib import messages
-from django.core.cache import cache
 from django.db import transaction
-from django.db.models import QuerySet
-from django.http import Http404, HttpResponse, JsonResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import reverse
-from django.utils.cache import get_conditional_response, patch_cache_control, patch_vary_headers
-from django.utils.translation import get_language, gettext_noop
 from django.utils.translation import gettext as _
-from django.views.decorators.http import condition, require_http_methods, require_POST, require_safe
-from django_htmx.http import HttpResponseClientRefresh
+from django.utils.translation import gettext_noop
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from rules import RECORD_FORMAT, EventType, GameState, NuggetLadder, Options, RecordError, parse_record
+from rules import EventType, GameState, NuggetLadder, Options, RecordError
 from rules.explanation import Message
 from scoring import drafts, gone, seats, states
 from scoring.access import (
@@ -32,37 +22,22 @@ from scoring.access import (
     game_for_player,
     has_joined,
     is_member,
-    join_table,
     member_group,
     okanagan_game,
+    page_games,
 )
-from scoring.board import (
-    bgstats_context,
-    game_context,
-    live_etag,
-    live_part,
-    result_links,
-    result_png,
-    sheet_context,
-    table_context,
-    wanted_log,
-)
-from scoring.entry import PROMO_KINDS
-from scoring.forms import ImportForm, JoinForm, NewGameForm, SupplyForm
+from scoring.board import game_context
+from scoring.creation import start_game
+from scoring.final import bgstats_context, result_links, sheet_context
+from scoring.forms import NewGameForm, SupplyForm
 from scoring.http import HtmxHttpRequest, game_over, posted_whole, to_saved
 from scoring.live import versions
-from scoring.live.parts import HEADER as LIVE_HEADER
-from scoring.live.parts import POLLER_ID, collect, held_parts
-from scoring.live.versions import game_changed, new_codes
 from scoring.locking import lock_game
-from scoring.log import StaleGame, append_event, change_log, create_game, create_sheet_game, finish, reopen, start_game
+from scoring.log import StaleGame, append_event, change_log, finish, reopen
 from scoring.models import Game
 from scoring.phones import known_phone, my_seat
-from scoring.portability import exported_document
 from scoring.quotas import OverQuota, check_games, kept_within
-from scoring.rate_limits import over_limit, too_many
-from scoring.results import stored_result
-from scoring.streams import attachment
+from scoring.sheet_table import table_context
 from scoring.wording import error_text
 
 logger = logging.getLogger(__name__)
@@ -106,46 +81,10 @@ def game_new(request: HtmxHttpRequest, group_id: int) -> HttpResponse:
     return render(request, "scoring/game_new.html", context)
 
 
-@require_POST
-def game_import(request: HtmxHttpRequest, group_id: int) -> HttpResponse:
-    """Add a game from a record file; a finished one goes straight to the history, and one exported in
-    progress (its objective cards left out) stays in progress."""
-    group = member_group(request, group_id)
-    form = ImportForm(request.POST, request.FILES)
-    if not form.is_valid():
-        return render(request, "scoring/import.html", {"group": group, "form": form}, status=422)
-    data = form.cleaned_data["record"]
-    record = parse_record(data) if data["format"] == RECORD_FORMAT else None
-    try:
-        with kept_within(group.owner_id, games=1, stored=len(json.dumps(data))):
-            if record is None:
-                game = create_sheet_game(group, data)
-            else:  # stored as the rules read it, so that every event can be edited
-                uses_promos = any(event.type in PROMO_KINDS for event in record.events)
-                events = [event.to_json() for event in record.events]
-                game = create_game(group, record.players, record.options.to_json(), promos=uses_promos, events=events)
-    except OverQuota as error:
-        form.add_error("record", str(error))
-        return render(request, "scoring/import.html", {"group": group, "form": form}, status=422)
-    if record is None:
-        messages.success(request, _("Game imported."))
-        return redirect("game", game_id=game.pk)
-    if record.hidden_objectives is not None:  # exported in progress: it cannot end before the cards are back
-        messages.success(
-            request,
-            _("Game imported, in progress: the file left out the objective cards; each player enters theirs."),
-        )
-        return redirect("game", game_id=game.pk)
-    if form.cleaned_data["finished"]:
-        finish(game, game.revision)
-    messages.success(request, _("Game imported."))
-    return redirect("game", game_id=game.pk)
-
-
 @require_safe
 def game_detail(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """The game at the table: scoreboard, what to enter next, the log; the final scores at the end."""
-    game = get_object_or_404(_games(), pk=game_id)
+    game = get_object_or_404(page_games(), pk=game_id)
     member = is_member(request, game)
     if not member and not has_joined(request, game):
         raise Http404
@@ -177,21 +116,11 @@ def _sheet_table(request: HtmxHttpRequest, game: Game) -> HttpResponse:
     return response
 
 
-@require_safe
-def game_export(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
-    """The record JSON, as a file (a game in progress without its objective cards: see ``exported_document``)."""
-    game = game_for_member(request, game_id)
-    if not game.is_okanagan and game.sheet is None:
-        raise Http404  # a sheet still being filled in: nothing to export until it is scored
-    response = JsonResponse(exported_document(game), json_dumps_params={"indent": 2, "ensure_ascii": False})
-    return attachment(response, f"okanagan-{game.pk}.json")
-
-
 @require_http_methods(["GET", "POST"])
 def game_delete(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """Delete a game (a member, once asked on a page naming it): it leaves the history, the statistics, the CSV
     and the backup. Any game, in progress or finished, of any kind."""
-    game = get_object_or_404(_games(), pk=game_id)
+    game = get_object_or_404(page_games(), pk=game_id)
     if not is_member(request, game):
         raise Http404
     if request.method == "POST":
@@ -215,30 +144,6 @@ def _named(game: Game) -> str:
         "date": game.created.date().isoformat(),
         "players": ", ".join(game.players()),
     }
-
-
-@require_safe
-def table_qr(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
-    """The QR code of the table's join link, as SVG."""
-    game = game_for_player(request, game_id)
-    url = request.build_absolute_uri(reverse("join_code", args=[game.table_code]))
-    svg = io.BytesIO()
-    segno.make(url, error="m").save(svg, kind="svg", scale=5, dark="#000", light="#fff", border=2)
-    response = HttpResponse(svg.getvalue(), content_type="image/svg+xml")
-    patch_cache_control(response, private=True, no_store=True)  # it holds the table code, which changes
-    return response
-
-
-@require_POST
-def table_code_regenerate(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
-    """A new table code: every guest who joined with the old one is out."""
-    game = okanagan_game(game_for_member(request, game_id))
-    new_codes(game)
-    messages.success(
-        request,
-        _("New table code: %(code)s. The old code and spectator link stopped working.") % {"code": game.table_code},
-    )
-    return redirect("game", game_id=game.pk)
 
 
 @require_http_methods(["GET", "POST"])
@@ -380,166 +285,4 @@ def _revision(request: HtmxHttpRequest) -> int:
     return posted_whole(request.POST.get("revision", ""))
 
 
-@require_http_methods(["GET", "POST"])
-def join(request: HtmxHttpRequest, code: str = "") -> HttpResponse:
-    """Join a game at the table by its code (typed, or from the QR code's link)."""
-    if (request.method == "POST" or code) and over_limit(request, "join"):
-        return too_many(request)
-    form = JoinForm(request.POST or ({"code": code} if code else None))
-    game = None
-    if form.is_bound and form.is_valid():
-        game = Game.objects.filter(table_code=form.cleaned_data["code"], status=Game.Status.PLAYING).first()
-        if game is None:
-            form.add_error("code", _("No game in progress has this code. Check it with the table."))
-    if request.method == "POST" and game is not None:
-        join_table(request, game)
-        return redirect("game", game_id=game.pk)
-    status = 422 if form.is_bound and form.errors else 200
-    return render(request, "scoring/join.html", {"form": form, "game": game}, status=status)
-
-
-@require_safe
-def watch(request: HtmxHttpRequest, token: str) -> HttpResponse:
-    """The spectator's read-only view; once the game is over, its public result page (unless a member turned
-    it off: then only the group's members see it)."""
-    game = _watched(request, token)
-    return render(request, "scoring/watch.html", _watch_context(request, game))
-
-
-def _watched(request: HtmxHttpRequest, token: str) -> Game:
-    """The game of a spectator link: 404 for a finished game whose result is not public, but to its members;
-    404 for a score sheet still being filled in (its page is its result, once scored)."""
-    game = get_object_or_404(_games(), spectator_token=token)
-    if not game.is_okanagan and game.is_playing:
-        raise Http404
-    if not game.is_playing and not game.public_result and not is_member(request, game):
-        raise Http404
-    return game
-
-
-def _watch_context(request: HtmxHttpRequest, game: Game) -> dict[str, object]:
-    """The spectator page of an Okanagan game (live, then its result), or the result of a scored sheet."""
-    if game.is_okanagan:
-        return game_context(request, game, member=False, spectator=True)
-    return {
-        **sheet_context(game),
-        **live_part(game, spectator=True),
-        **result_links(request, game),
-        "member": False,
-        "spectator": True,
-    }
-
-
-def _live_etag(request: HtmxHttpRequest, token: str) -> str | None:
-    if here := request.GET.get("here", ""):  # the poll of a seat's phone: it is still at the table
-        seats.heard(here)
-    row = versions.current(token)
-    return None if row is None else live_etag(*row, log_from=wanted_log(request))
-
-
-@require_safe
-@condition(etag_func=_live_etag)
-def live(request: HtmxHttpRequest, token: str) -> HttpResponse:
-    """The live part of the game page (``?view=game``: for the phones at the table, an Okanagan game or a
-    score sheet being filled in) or of the spectator page, that every phone polls; unchanged, it is a 304 after
-    one indexed query (none with Redis: scoring/live/backends/). Changed, it is the parts that differ from the
-    phone's (scoring/live/parts.py), or the whole part for a phone that does not say."""
-    if request.GET.get("view") == "game":
-        game = get_object_or_404(_games(), spectator_token=token)
-        member = is_member(request, game)
-        if not member and not has_joined(request, game):
-            raise Http404  # a phone that left the table (new code): nothing to swap in
-        if not game.is_okanagan and not game.is_playing:
-            return HttpResponseClientRefresh()  # a score sheet scored meanwhile: the polling phone shows the result
-        if game.is_okanagan:
-            template, context = "scoring/game.html#game", game_context(request, game, member=member)
-        else:
-            template, context = "scoring/sheet_table.html#table", table_context(request, game)
-        if request.GET.get("here") and context["me"] is None and game.is_playing:
-            # This phone's seat was taken (another phone, the owner): the whole page says so, its header too.
-            return HttpResponseClientRefresh()
-    else:
-        game = _watched(request, token)
-        template, context = "scoring/watch.html#live", _watch_context(request, game)
-    parts = collect(context)
-    response = render(request, template, context)
-    changed = parts.answer(held_parts(request))
-    if changed is not None:
-        response.content = changed.encode()
-        response["HX-Retarget"] = f"#{POLLER_ID}"  # the changed parts swap themselves in (out of band)
-    patch_vary_headers(response, [LIVE_HEADER])
-    response["Cache-Control"] = "no-cache"
-    return response
-
-
-@require_safe
-def result_image(request: HtmxHttpRequest, token: str) -> HttpResponse:
-    """The finished game's result as a PNG for a chat's link preview, in the reader's language; 404 while the
-    game is on, and where its result page is."""
-    game = _watched(request, token)
-    stored = None if game.is_playing else stored_result(game)
-    if stored is None:
-        raise Http404
-    # Drawing takes tens of milliseconds: the image of a game at a revision in a language is drawn once, kept in
-    # the shared cache, and a browser or chat app that has it already is told so (304) by its ETag.
-    # The game's uuid with its row's id: SQLite may give a deleted game's id to a new one.
-    version = f"{game.pk}.{game.uuid.hex}.{game.revision}.{get_language()}"
-    etag = f'"result.{version}"'
-    response = get_conditional_response(request, etag=etag)
-    if response is None:
-        key = f"result-image:{version}"
-        png = _from_cache(key)
-        if png is None:
-            png = result_png(game, stored)
-            _to_cache(key, png, RESULT_IMAGE_SECONDS)
-        response = HttpResponse(png, content_type="image/png")
-    response["ETag"] = etag
-    # Not kept without asking: a member may turn the public result off, and the image must then stop being served.
-    response["Cache-Control"] = "no-cache"
-    return response
-
-
-RESULT_IMAGE_SECONDS = 7 * 24 * 3600
 """How long the cache keeps a result image (a new revision has a key of its own: the old one just expires)."""
-
-
-def _from_cache(key: str) -> bytes | None:
-    """What the shared cache holds at ``key``, or ``None`` (nothing, or a cache that does not answer). The cache
-    holds JSON (okanagan_site.cache_json), so the image is kept as base64 text."""
-    try:
-        value = cache.get(key)
-    except Exception:  # the cache is an accelerator: without it the image is drawn  # noqa: BLE001
-        logger.warning("The cache did not answer for %s", key, exc_info=True)
-        return None
-    if not isinstance(value, str):
-        return None
-    try:
-        return base64.b64decode(value, validate=True)
-    except binascii.Error:
-        return None
-
-
-def _to_cache(key: str, value: bytes, seconds: int) -> None:
-    """Keep ``value`` in the shared cache at ``key``, if the cache answers."""
-    try:
-        cache.set(key, base64.b64encode(value).decode("ascii"), seconds)
-    except Exception:  # noqa: BLE001 (as above)
-        logger.warning("The cache did not keep %s", key, exc_info=True)
-
-
-@require_POST
-def public_result(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
-    """A member turns the finished game's public result page (its spectator link and image) on or off."""
-    game = game_for_member(request, game_id)
-    public = request.POST.get("public") == "1"
-    game_changed(game, public_result=public)
-    if public:
-        messages.success(request, _("The result is public: anyone with its link can see it."))
-    else:
-        messages.success(request, _("The result is no longer public: its link works only for the group's members."))
-    return redirect(reverse("game", args=[game.pk]) + "#share-result")
-
-
-def _games() -> QuerySet[Game]:
-    """Games with their group and seats, as every game page needs them."""
-    return Game.objects.select_related("group").prefetch_related("seats")

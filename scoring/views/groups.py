@@ -1,30 +1,49 @@
-"""A group: its games and players, its members and invite link."""
+"""A group: its games and players, its members and invite link; a game's record exported and imported."""
 
 from __future__ import annotations
+
+import json
 
 from django.contrib import messages
 from django.contrib.auth.models import User
 from django.core.paginator import Paginator
 from django.db import transaction
 from django.db.models import Prefetch
-from django.http import HttpResponse, HttpResponseBase
+from django.http import Http404, HttpResponse, HttpResponseBase, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from scoring.access import login_required, member_group, owned_group
+from rules import RECORD_FORMAT, parse_record
+from scoring.access import (
+    game_for_member,
+    login_required,
+    member_group,
+    owned_group,
+)
 from scoring.charts import line
 from scoring.context import home_context
+from scoring.creation import create_game, create_sheet_game
+from scoring.entry import PROMO_KINDS
 from scoring.forms import GroupForm, ImportForm, ProfileForm, RestoreForm
 from scoring.http import HtmxHttpRequest
 from scoring.live.versions import new_codes
+from scoring.log import finish
 from scoring.models import Group, Seat
-from scoring.portability import BadBackup, RestoreUnderWay, backup, one_restore_at_a_time, plays_csv, restore
+from scoring.portability import (
+    BadBackup,
+    RestoreUnderWay,
+    backup,
+    exported_document,
+    one_restore_at_a_time,
+    plays_csv,
+    restore,
+)
 from scoring.quotas import OverQuota, kept_within
 from scoring.rate_limits import over_limit, too_many, used_up
 from scoring.statistics import group_summary, player_stats
-from scoring.streams import download
+from scoring.streams import attachment, download
 
 GAMES_PER_PAGE = 20
 """The group page lists its games newest first, this many a page."""
@@ -200,3 +219,49 @@ def group_restore(request: HtmxHttpRequest) -> HttpResponse:
             )
             return redirect("group", group_id=group.pk)
     return render(request, "scoring/home.html", home_context(request, restore_form=form), status=422)
+
+
+@require_POST
+def game_import(request: HtmxHttpRequest, group_id: int) -> HttpResponse:
+    """Add a game from a record file; a finished one goes straight to the history, and one exported in
+    progress (its objective cards left out) stays in progress."""
+    group = member_group(request, group_id)
+    form = ImportForm(request.POST, request.FILES)
+    if not form.is_valid():
+        return render(request, "scoring/import.html", {"group": group, "form": form}, status=422)
+    data = form.cleaned_data["record"]
+    record = parse_record(data) if data["format"] == RECORD_FORMAT else None
+    try:
+        with kept_within(group.owner_id, games=1, stored=len(json.dumps(data))):
+            if record is None:
+                game = create_sheet_game(group, data)
+            else:  # stored as the rules read it, so that every event can be edited
+                uses_promos = any(event.type in PROMO_KINDS for event in record.events)
+                events = [event.to_json() for event in record.events]
+                game = create_game(group, record.players, record.options.to_json(), promos=uses_promos, events=events)
+    except OverQuota as error:
+        form.add_error("record", str(error))
+        return render(request, "scoring/import.html", {"group": group, "form": form}, status=422)
+    if record is None:
+        messages.success(request, _("Game imported."))
+        return redirect("game", game_id=game.pk)
+    if record.hidden_objectives is not None:  # exported in progress: it cannot end before the cards are back
+        messages.success(
+            request,
+            _("Game imported, in progress: the file left out the objective cards; each player enters theirs."),
+        )
+        return redirect("game", game_id=game.pk)
+    if form.cleaned_data["finished"]:
+        finish(game, game.revision)
+    messages.success(request, _("Game imported."))
+    return redirect("game", game_id=game.pk)
+
+
+@require_safe
+def game_export(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
+    """The record JSON, as a file (a game in progress without its objective cards: see ``exported_document``)."""
+    game = game_for_member(request, game_id)
+    if not game.is_okanagan and game.sheet is None:
+        raise Http404  # a sheet still being filled in: nothing to export until it is scored
+    response = JsonResponse(exported_document(game), json_dumps_params={"indent": 2, "ensure_ascii": False})
+    return attachment(response, f"okanagan-{game.pk}.json")

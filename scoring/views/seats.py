@@ -1,18 +1,31 @@
-"""Who this phone is at the table: claim a seat, leave it, move it to another phone with a code, or (the group's
-owner) free a lost phone's."""
+"""Who this phone is at the table: join it by code or QR, claim a seat, leave it, move it to another phone with a
+code, or (the group's owner) free a lost phone's or give the table a new code."""
 
 from __future__ import annotations
 
+import io
+
+import segno
 from django.contrib import messages
 from django.db.models import Prefetch, prefetch_related_objects
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
-from django.views.decorators.http import require_http_methods
+from django.urls import reverse
+from django.utils.cache import patch_cache_control
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from rules import EventType, RecordError
 from scoring import states
-from scoring.access import game_for_player
+from scoring.access import (
+    game_for_member,
+    game_for_player,
+    join_table,
+    okanagan_game,
+)
+from scoring.forms import JoinForm
 from scoring.http import HtmxHttpRequest, posted_whole
+from scoring.live.versions import new_codes
 from scoring.models import Game, Seat
 from scoring.phones import known_phone, my_seat, phone_id
 from scoring.rate_limits import over_limit, too_many
@@ -105,3 +118,45 @@ def _cards_first(game: Game, player: str) -> bool:
         return False
     entered = set(game.events.filter(data__type=EventType.OBJECTIVES).values_list("data__player", flat=True))
     return bool(entered) and player not in entered
+
+
+@require_safe
+def table_qr(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
+    """The QR code of the table's join link, as SVG."""
+    game = game_for_player(request, game_id)
+    url = request.build_absolute_uri(reverse("join_code", args=[game.table_code]))
+    svg = io.BytesIO()
+    segno.make(url, error="m").save(svg, kind="svg", scale=5, dark="#000", light="#fff", border=2)
+    response = HttpResponse(svg.getvalue(), content_type="image/svg+xml")
+    patch_cache_control(response, private=True, no_store=True)  # it holds the table code, which changes
+    return response
+
+
+@require_POST
+def table_code_regenerate(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
+    """A new table code: every guest who joined with the old one is out."""
+    game = okanagan_game(game_for_member(request, game_id))
+    new_codes(game)
+    messages.success(
+        request,
+        _("New table code: %(code)s. The old code and spectator link stopped working.") % {"code": game.table_code},
+    )
+    return redirect("game", game_id=game.pk)
+
+
+@require_http_methods(["GET", "POST"])
+def join(request: HtmxHttpRequest, code: str = "") -> HttpResponse:
+    """Join a game at the table by its code (typed, or from the QR code's link)."""
+    if (request.method == "POST" or code) and over_limit(request, "join"):
+        return too_many(request)
+    form = JoinForm(request.POST or ({"code": code} if code else None))
+    game = None
+    if form.is_bound and form.is_valid():
+        game = Game.objects.filter(table_code=form.cleaned_data["code"], status=Game.Status.PLAYING).first()
+        if game is None:
+            form.add_error("code", _("No game in progress has this code. Check it with the table."))
+    if request.method == "POST" and game is not None:
+        join_table(request, game)
+        return redirect("game", game_id=game.pk)
+    status = 422 if form.is_bound and form.errors else 200
+    return render(request, "scoring/join.html", {"form": form, "game": game}, status=status)

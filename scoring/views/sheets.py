@@ -13,7 +13,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from rules import RulesError
 from scoring.access import game_for_member, game_for_player, member_group
 from scoring.http import HtmxHttpRequest
-from scoring.log import StaleGame, finish_sheet_game, line_changed, reopen_sheet_game, start_sheet_game
+from scoring.log import StaleGame
 from scoring.models import Game, Seat
 from scoring.phones import my_seat
 from scoring.quotas import OverQuota, kept_within
@@ -25,6 +25,7 @@ from scoring.score_sheets import (
     sheet_lines,
     tied_for_last_tile,
 )
+from scoring.sheet_lifecycle import finish_sheet_game, line_changed, reopen_sheet_game, start_sheet_game
 from scoring.wording import error_text
 
 LINE_LENGTH = 200

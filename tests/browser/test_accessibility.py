@@ -18,7 +18,8 @@ from django.contrib.staticfiles.handlers import StaticFilesHandler
 from playwright.sync_api import expect
 
 from scoring.calculators import CALCULATORS
-from scoring.log import NewGame, change_log, create_game, create_games, create_sheet_game
+from scoring.creation import NewGame, create_game, create_games, create_sheet_game
+from scoring.log import change_log
 from scoring.models import Game, Group, Seat
 
 from .test_play_on_a_phone import cell, chip, closer, in_entry, score_a_territory, tap, why, why_saved

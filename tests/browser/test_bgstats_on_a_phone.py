@@ -12,7 +12,8 @@ import pytest
 from django.contrib.auth.models import User
 from playwright.sync_api import expect
 
-from scoring.log import create_game, create_sheet_game, finish
+from scoring.creation import create_game, create_sheet_game
+from scoring.log import finish
 from scoring.models import Game, Group
 
 from .test_play_on_a_phone import csp_violations, fits, log_in

@@ -13,7 +13,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from scoring.log import change_log, create_game
+from scoring.creation import create_game
+from scoring.log import change_log
 from scoring.models import Group
 from tests.scoring.test_game_pages import FOREST
 

@@ -12,7 +12,7 @@ import pytest
 from django.contrib.auth.models import User
 from playwright.sync_api import expect
 
-from scoring.log import create_game
+from scoring.creation import create_game
 from scoring.models import Game, Group
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

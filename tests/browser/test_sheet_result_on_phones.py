@@ -15,7 +15,7 @@ import pytest
 from django.contrib.auth.models import User
 from playwright.sync_api import expect
 
-from scoring.log import create_sheet_game
+from scoring.creation import create_sheet_game
 from scoring.models import Group
 from tests.scoring.test_result_page import DATA
 

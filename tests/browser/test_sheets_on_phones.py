@@ -14,7 +14,7 @@ import pytest
 from django.contrib.auth.models import User
 from playwright.sync_api import expect
 
-from scoring.log import create_game
+from scoring.creation import create_game
 from scoring.models import Game, Group
 
 from .test_play_on_a_phone import csp_violations, fits, log_in, tap

@@ -17,8 +17,10 @@ import pytest
 from django.contrib.auth.models import User
 from playwright.sync_api import expect
 
-from scoring.log import create_game, create_sheet_game, finish, start_sheet_game
+from scoring.creation import create_game, create_sheet_game
+from scoring.log import finish
 from scoring.models import Game, Group
+from scoring.sheet_lifecycle import start_sheet_game
 
 from .test_languages_on_a_phone import has_fonts
 

@@ -13,7 +13,7 @@ from django.core import signing
 from django.db import connection
 from django.test import Client
 
-from scoring.log import create_game
+from scoring.creation import create_game
 from scoring.models import Game, Group
 
 FOREST_PLAYERS = ("White", "Red", "Yellow")

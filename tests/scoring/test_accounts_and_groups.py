@@ -183,7 +183,7 @@ def test_the_stray_players_that_group_creation_used_to_make_are_removed(owner: U
     from django.apps import apps
     from django.db import connection
 
-    from scoring.log import create_game
+    from scoring.creation import create_game
 
     migration = import_module("scoring.migrations.0005_seats_drafts_activity")
     stray = group.profiles.create(name=owner.username, user=owner)  # what creating the group used to add

@@ -18,7 +18,8 @@ from django.test import Client
 from django.utils import translation
 
 from rules import TITLES
-from scoring.log import create_game, create_sheet_game, finish
+from scoring.creation import create_game, create_sheet_game
+from scoring.log import finish
 from scoring.models import Game, Group
 from scoring.portability import backup
 

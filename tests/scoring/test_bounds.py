@@ -15,7 +15,7 @@ from django.test import Client
 from pytest_django.fixtures import Settings
 
 from scoring import portability, rate_limits
-from scoring.log import NewGame
+from scoring.creation import NewGame
 from scoring.models import Event, EventState, Game, Group
 from scoring.portability import one_restore_at_a_time
 from scoring.quotas import stored_bytes

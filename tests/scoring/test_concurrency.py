@@ -8,7 +8,8 @@ import threading
 import pytest
 from django.db import connection
 
-from scoring.log import StaleGame, change_log, create_game, replay_game
+from scoring.creation import create_game
+from scoring.log import StaleGame, change_log, replay_game
 from scoring.models import Game, Group
 
 PHONES = 10

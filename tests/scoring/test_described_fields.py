@@ -7,7 +7,7 @@ import re
 import pytest
 from django.test import Client
 
-from scoring.log import NewGame, create_games
+from scoring.creation import NewGame, create_games
 from scoring.models import Game, Group
 
 pytestmark = pytest.mark.django_db

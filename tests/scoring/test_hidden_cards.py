@@ -14,7 +14,8 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.test import Client
 
-from scoring.log import create_game, finish
+from scoring.creation import create_game
+from scoring.log import finish
 from scoring.models import Event, Game, Group
 
 from .conftest import FOREST_PLAYERS

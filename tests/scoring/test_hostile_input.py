@@ -23,9 +23,10 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.test import Client
 
+from scoring.creation import create_game, create_sheet_game
 from scoring.drafts import KEPT_FOR
 from scoring.entry import Draft as EventDraft
-from scoring.log import change_log, create_game, create_sheet_game, finish
+from scoring.log import change_log, finish
 from scoring.models import Draft, Event, Game, Group, Profile
 from scoring.portability import MAX_RESTORED_EVENTS, MAX_RESTORED_GAMES
 from support.entry import Entry

@@ -15,8 +15,9 @@ import pytest
 from django.test import Client
 
 from rules import Territory
+from scoring.creation import create_game
 from scoring.live.parts import HEADER
-from scoring.log import change_log, create_game, finish, reopen
+from scoring.log import change_log, finish, reopen
 from scoring.models import Draft, Game, Group
 from support.entry import Entry
 from support.random_games import RandomChooser, random_record

@@ -21,8 +21,9 @@ from scoring import drafts, seats
 from scoring.live.backends import LiveRow, live_backend
 from scoring.live.backends.cache import CacheBackend
 from scoring.live.versions import current, new_codes
-from scoring.log import change_log, finish, line_changed, reopen
+from scoring.log import change_log, finish, reopen
 from scoring.models import Game, Group
+from scoring.sheet_lifecycle import line_changed
 from support.entry import Entry
 from tests.redis_server import REDIS_URL, redis_or_skip
 from tests.scoring.test_game_pages import FOREST, add_events

@@ -10,7 +10,8 @@ from django.contrib.auth.models import User
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
-from scoring.log import change_log, create_game, create_sheet_game, finish
+from scoring.creation import create_game, create_sheet_game
+from scoring.log import change_log, finish
 from scoring.models import Game, Group
 from scoring.portability import CSV_COLUMNS
 from scoring.statistics import group_summary

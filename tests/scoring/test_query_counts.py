@@ -11,7 +11,8 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
-from scoring.log import create_game, create_sheet_game, finish
+from scoring.creation import create_game, create_sheet_game
+from scoring.log import finish
 from scoring.models import Game, Group
 from scoring.phones import PHONE_KEY
 from support.random_games import RandomChooser, random_record

@@ -12,11 +12,13 @@ import pytest
 from django.test import Client
 from django.utils.translation import get_language
 
-from scoring import board
-from scoring.log import create_game, create_sheet_game, finish, reopen, start_sheet_game
+from scoring import result_image
+from scoring.creation import create_game, create_sheet_game
+from scoring.log import finish, reopen
 from scoring.models import Game, Group
-from scoring.results import StoredResult
-from scoring.views import games
+from scoring.sheet_lifecycle import start_sheet_game
+from scoring.standings import StoredResult
+from scoring.views import results
 
 DATA = Path(__file__).parent.parent / "data"
 
@@ -224,9 +226,9 @@ def test_the_result_image_is_drawn_once_a_revision_and_language_and_a_304_for_it
 
     def counted(game: Game, stored: StoredResult) -> bytes:
         drawn.append(get_language())
-        return board.result_png(game, stored)
+        return result_image.result_png(game, stored)
 
-    monkeypatch.setattr(games, "result_png", counted)
+    monkeypatch.setattr(results, "result_png", counted)
     url, visitor = f"/watch/{game.spectator_token}/result.png", Client()
     first = visitor.get(url)
     assert first.status_code == 200 and first["ETag"] and drawn == ["en"]

@@ -15,7 +15,7 @@ from django.test import Client
 from django.utils import timezone
 
 from scoring import seats
-from scoring.log import create_game
+from scoring.creation import create_game
 from scoring.models import SEAT_MOVED, Game, Group, Profile, Seat
 from scoring.phones import PHONE_KEY
 from support.entry import Entry

@@ -12,9 +12,9 @@ from django.contrib.auth.models import User
 from django.test import Client
 
 from scoring import drafts
+from scoring.creation import create_game
 from scoring.entry import Draft as EventDraft
 from scoring.locking import GameGone
-from scoring.log import create_game
 from scoring.models import Draft, Game, Group
 from support.entry import Entry
 

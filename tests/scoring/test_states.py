@@ -18,7 +18,8 @@ from django.test import Client
 
 from rules import RecordError
 from scoring import states
-from scoring.log import append_event, change_log, create_game, replay_game
+from scoring.creation import create_game
+from scoring.log import append_event, change_log, replay_game
 from scoring.models import EventState, Game, Group
 from support.random_games import RandomChooser, random_record
 

@@ -16,9 +16,10 @@ from django.db.migrations.executor import MigrationExecutor
 from django.test import Client
 
 from rules import documents, score_sheet
-from scoring.log import change_log, create_game, create_sheet_game, finish, reopen
+from scoring.creation import create_game, create_sheet_game
+from scoring.log import change_log, finish, reopen
 from scoring.models import Game, Group, Seat
-from scoring.results import store_result
+from scoring.standings import store_result
 from scoring.statistics import group_stats, group_summary, player_stats
 
 from .test_game_pages import FOREST

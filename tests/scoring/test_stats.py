@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.test import Client
 
-from scoring.log import create_sheet_game
+from scoring.creation import create_sheet_game
 from scoring.models import Group
 from scoring.statistics import group_stats
 

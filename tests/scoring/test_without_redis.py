@@ -22,9 +22,10 @@ from django.test import Client, override_settings
 
 from scoring import cache as redis_guard
 from scoring import seats
+from scoring.creation import create_game
 from scoring.live import versions
 from scoring.live.versions import new_codes
-from scoring.log import change_log, create_game
+from scoring.log import change_log
 from scoring.models import Game
 from support.entry import Entry
 from tests.redis_server import REDIS_URL, redis_or_skip

@@ -1,6 +1,6 @@
 """``manage.py check_data``: find stored data that today's rules refuse, such as text stored before
 the text rules (a lone surrogate, a control character, an invisible name), a log no longer legal, or a
-finished game whose stored result (:mod:`scoring.results`: each seat's total, rank and score parts, and the
+finished game whose stored result (:mod:`scoring.standings`: each seat's total, rank and score parts, and the
 winners) differs from what replaying it gives, or a stored state (:mod:`scoring.states`: the state after each event,
 which the pages read) that differs from a fresh replay of the log.
 
@@ -21,7 +21,7 @@ from rules import Result, RulesError, name_problem, score_document, text_problem
 from scoring import states
 from scoring.models import GROUP_NAME_LENGTH, Game, Group, Profile
 from scoring.portability import game_document
-from scoring.results import stored_result
+from scoring.standings import stored_result
 
 
 class Command(BaseCommand):
@@ -81,7 +81,7 @@ def problems() -> Iterator[str]:
 
 def _stored_differences(game: Game, result: Result) -> Iterator[str]:
     """How the finished ``game``'s stored result differs from ``result``, its replay: every page of a finished
-    game, its files and the statistics read what is stored (:mod:`scoring.results`)."""
+    game, its files and the statistics read what is stored (:mod:`scoring.standings`)."""
     stored = stored_result(game)
     if stored is None:
         yield f"game {game.pk}: finished without its result stored"

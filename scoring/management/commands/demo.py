@@ -10,7 +10,8 @@ from django.contrib.auth.models import User
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
-from scoring.log import create_game, finish
+from scoring.creation import create_game
+from scoring.log import finish
 from scoring.models import Group
 
 DEMO_USER = "demo"

@@ -12,11 +12,12 @@ from django.db.migrations.executor import MigrationExecutor
 from django.test import Client
 from django.utils import translation
 
-from scoring import board
-from scoring.log import create_sheet_game, finish
+from scoring import result_image
+from scoring.creation import create_sheet_game
+from scoring.log import finish
 from scoring.models import Game, Group, Seat
 from scoring.result_image import ImageLine
-from scoring.results import stored_result, winner_sentence
+from scoring.standings import stored_result, winner_sentence
 
 from .test_bgstats import bgsplay, finished_okanagan, link_data, links
 
@@ -100,7 +101,7 @@ def test_every_reader_of_a_finished_play_reads_what_is_stored(
         drawn.append((headline, lines))
         return b"png"
 
-    monkeypatch.setattr(board, "draw_result", draw)
+    monkeypatch.setattr(result_image, "draw_result", draw)
     assert Client().get(f"/watch/{game.spectator_token}/result.png").status_code == 200
     [(headline, lines)] = drawn
     assert headline == "Winner: Ann"
