@@ -20,7 +20,7 @@ from django.db.models import QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
 
-from .models import Game, Group
+from scoring.models import Game, Group
 
 TABLES_KEY = "tables"
 

@@ -30,10 +30,10 @@ from django.utils.translation import gettext
 
 from rules import TITLES, NuggetLadder, PlayerResult, Title, name_key
 
-from .models import Game, Group, Profile, Seat
-from .standings import StoredResult, player_result, winner_sentence
-from .streams import json_object, json_text
-from .wording import NUGGET_LADDERS
+from scoring.models import Game, Group, Profile, Seat
+from scoring.standings import StoredResult, player_result, winner_sentence
+from scoring.streams import json_object, json_text
+from scoring.wording import NUGGET_LADDERS
 
 SOURCE_NAME = "Okanagan Companion"
 """This app's name, as BG Stats shows where a play came from."""

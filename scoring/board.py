@@ -26,15 +26,15 @@ from rules import (
 from rules.components import BUILDINGS_PER_ROUND
 from rules.okanagan import event_section
 
-from . import drafts, states
-from .entry import EVENT_KINDS, PROMO_KINDS
-from .final import bgstats_context, final_context, result_links
-from .http import posted_whole
-from .live.intervals import poll_every
-from .models import SEAT_COLOURS, SEAT_MOVED, Event, Game, Seat
-from .phones import known_phone, my_seat
-from .seats import claim_context, here_token
-from .wording import NUGGET_LADDERS, explain
+from scoring import drafts, states
+from scoring.entry import EVENT_KINDS, PROMO_KINDS
+from scoring.final import bgstats_context, final_context, result_links
+from scoring.http import posted_whole
+from scoring.live.intervals import poll_every
+from scoring.models import SEAT_COLOURS, SEAT_MOVED, Event, Game, Seat
+from scoring.phones import known_phone, my_seat
+from scoring.seats import claim_context, here_token
+from scoring.wording import NUGGET_LADDERS, explain
 
 
 @dataclass(frozen=True)

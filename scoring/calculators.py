@@ -28,8 +28,8 @@ from rules.disputes import (
 )
 from rules.record import check_card
 
-from .models import NAME_LENGTH
-from .wording import CARDS, NUGGET_LADDERS, say
+from scoring.models import NAME_LENGTH
+from scoring.wording import CARDS, NUGGET_LADDERS, say
 
 MAX_FIGURE = 999
 

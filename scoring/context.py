@@ -7,8 +7,8 @@ from django.http import HttpRequest
 
 from rules import RULES, EventType, Game, LoneChoice, Source, SpecialActionKind
 
-from .forms import GroupForm, JoinForm, RestoreForm
-from .http import HtmxHttpRequest
+from scoring.forms import GroupForm, JoinForm, RestoreForm
+from scoring.http import HtmxHttpRequest
 
 THEMES = ("auto", "dark", "light")
 THEME_COOKIE = "theme"

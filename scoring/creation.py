@@ -15,8 +15,8 @@ from django.utils import timezone
 
 from rules import PlayerResult, name_key, score_sheet
 
-from . import states
-from .models import Event, Game, Group, Profile, Seat
+from scoring import states
+from scoring.models import Event, Game, Group, Profile, Seat
 
 
 @dataclass(frozen=True)

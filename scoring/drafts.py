@@ -28,12 +28,12 @@ from django.utils.translation import gettext_lazy
 from rules import EventType, Territory
 from rules.fields import members
 
-from .entry import BadOp
-from .entry import Draft as EventDraft
-from .live.versions import game_changed
-from .locking import lock_game
-from .models import Draft, Game
-from .wording import ENTERING, SCORING, StrPromise
+from scoring.entry import BadOp
+from scoring.entry import Draft as EventDraft
+from scoring.live.versions import game_changed
+from scoring.locking import lock_game
+from scoring.models import Draft, Game
+from scoring.wording import ENTERING, SCORING, StrPromise
 
 KEPT_FOR = timedelta(hours=12)
 SECRET_KINDS = frozenset({EventType.OBJECTIVES})

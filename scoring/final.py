@@ -20,13 +20,13 @@ from rules import (
 from rules.components import OBJECTIVE_POINTS
 from rules.sheets import SheetResult
 
-from .access import may_log_play
-from .bgstats import card, play_of
-from .charts import stacked
-from .models import SEAT_COLOURS, Game
-from .standings import stored_result, winner_sentence
-from .statistics import OKANAGAN_PARTS
-from .wording import PARTS, explain
+from scoring.access import may_log_play
+from scoring.bgstats import card, play_of
+from scoring.charts import stacked
+from scoring.models import SEAT_COLOURS, Game
+from scoring.standings import stored_result, winner_sentence
+from scoring.statistics import OKANAGAN_PARTS
+from scoring.wording import PARTS, explain
 
 
 def result_links(request: HttpRequest, game: Game) -> dict[str, str]:

@@ -29,10 +29,10 @@ from rules import (
 )
 from rules.components import MAX_PLAYERS
 
-from .confusables import first_look_alike, looks_like_player_text, mixed_name_text, mixes_scripts, new_players_problem
-from .creation import Profiles
-from .models import CODE_ALPHABET, CODE_LENGTH, GROUP_NAME_LENGTH, NAME_LENGTH, Group, Profile, new_token
-from .wording import NUGGET_LADDERS, error_text, say
+from scoring.confusables import first_look_alike, looks_like_player_text, mixed_name_text, mixes_scripts, new_players_problem
+from scoring.creation import Profiles
+from scoring.models import CODE_ALPHABET, CODE_LENGTH, GROUP_NAME_LENGTH, NAME_LENGTH, Group, Profile, new_token
+from scoring.wording import NUGGET_LADDERS, error_text, say
 
 MAX_RECORD_BYTES = 1_000_000
 MAX_BACKUP_BYTES = 5_000_000

@@ -23,10 +23,10 @@ from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
-from .access import TABLES_KEY
-from .cache import CACHE_ERRORS, warn_once
-from .http import HtmxHttpRequest, go
-from .models import Game, Group
+from scoring.access import TABLES_KEY
+from scoring.cache import CACHE_ERRORS, warn_once
+from scoring.http import HtmxHttpRequest, go
+from scoring.models import Game, Group
 
 logger = logging.getLogger(__name__)
 

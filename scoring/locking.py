@@ -10,7 +10,7 @@ IMMEDIATE``), which orders them already; the lock taken here is then a no-op.
 
 from __future__ import annotations
 
-from .models import Game
+from scoring.models import Game
 
 
 class GameGone(Exception):

@@ -15,10 +15,10 @@ from django.utils import timezone
 from rules import GameState, OkanaganResult, final_score, score_okanagan
 from rules.record import check_event_count
 
-from . import states
-from .live.versions import game_changed
-from .models import Event, Game, new_table_code
-from .standings import store_result
+from scoring import states
+from scoring.live.versions import game_changed
+from scoring.models import Event, Game, new_table_code
+from scoring.standings import store_result
 
 type Events = list[dict[str, Any]]
 

@@ -11,7 +11,7 @@ import secrets
 from django.http import HttpRequest
 from django.utils.crypto import salted_hmac
 
-from .models import Game, Seat
+from scoring.models import Game, Seat
 
 PHONE_KEY = "phone"
 PHONE_LENGTH = 22

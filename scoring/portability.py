@@ -27,13 +27,13 @@ from django.utils.translation import gettext as _
 
 from rules import EventType, RulesError, hide_objectives, names_problem, parse_record, score_record
 
-from .creation import NewGame, Profiles, create_games, sheet_game
-from .forms import checked_name, checked_text
-from .models import GROUP_NAME_LENGTH, Event, Game, Group, Seat, new_token, record_document
-from .quotas import OverQuota, check_games, check_groups, kept_within
-from .statistics import OKANAGAN_PARTS, plays
-from .streams import json_object, json_text, with_texts
-from .wording import error_text, say
+from scoring.creation import NewGame, Profiles, create_games, sheet_game
+from scoring.forms import checked_name, checked_text
+from scoring.models import GROUP_NAME_LENGTH, Event, Game, Group, Seat, new_token, record_document
+from scoring.quotas import OverQuota, check_games, check_groups, kept_within
+from scoring.statistics import OKANAGAN_PARTS, plays
+from scoring.streams import json_object, json_text, with_texts
+from scoring.wording import error_text, say
 
 logger = logging.getLogger(__name__)
 

@@ -26,7 +26,7 @@ from django.db.models.functions import Cast, Length
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from .models import Event, Game, Group
+from scoring.models import Event, Game, Group
 
 
 class OverQuota(Exception):

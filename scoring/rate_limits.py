@@ -21,7 +21,7 @@ from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import render
 from django_ratelimit.core import get_usage, is_ratelimited
 
-from .cache import CACHE_ERRORS, warn_once
+from scoring.cache import CACHE_ERRORS, warn_once
 
 logger = logging.getLogger(__name__)
 

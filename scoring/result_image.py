@@ -14,11 +14,11 @@ from PIL import Image, ImageDraw, ImageFont
 
 from rules import score_sheet
 
-from . import states
-from .final import okanagan_decider, seat_colours, sheet_decider
-from .models import Game
-from .standings import StoredResult, winner_sentence
-from .wording import PARTS
+from scoring import states
+from scoring.final import okanagan_decider, seat_colours, sheet_decider
+from scoring.models import Game
+from scoring.standings import StoredResult, winner_sentence
+from scoring.wording import PARTS
 
 WIDTH, HEIGHT = 1200, 630
 """The size chat apps and social sites expect of a link preview (1.91:1)."""

@@ -35,9 +35,9 @@ from rules.components import MAX_PLAYERS
 from rules.cooper_island import LEFTOVERS, ROYAL_ORDERS_IN_PLAY
 from rules.small_islands import DISCOVERY_TOKENS, HOUSES, MAX_PORTS
 
-from .confusables import new_players_problem
-from .models import NAME_LENGTH, Game, Seat
-from .wording import say
+from scoring.confusables import new_players_problem
+from scoring.models import NAME_LENGTH, Game, Seat
+from scoring.wording import say
 
 HIGH = 999
 TOKEN_SPLIT = re.compile(r"[\s,;]+")

@@ -29,10 +29,10 @@ from django.http import HttpRequest
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from .live.versions import game_changed
-from .locking import lock_game
-from .models import CODE_ALPHABET, Game, Seat
-from .phones import known_phone
+from scoring.live.versions import game_changed
+from scoring.locking import lock_game
+from scoring.models import CODE_ALPHABET, Game, Seat
+from scoring.phones import known_phone
 
 GONE_AFTER = timedelta(minutes=30)
 """How long a phone may be silent before another phone may claim its seat (a seat of no account). A phone

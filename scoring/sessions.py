@@ -23,7 +23,7 @@ from django.contrib.sessions.backends.db import SessionStore as DBStore
 from django.contrib.sessions.base_session import AbstractBaseSession
 from django.core.cache.backends.base import BaseCache
 
-from .cache import CACHE_ERRORS, warn_once
+from scoring.cache import CACHE_ERRORS, warn_once
 
 logger = logging.getLogger(__name__)
 

@@ -13,11 +13,11 @@ from django.utils import timezone
 
 from rules import score_sheet
 
-from .creation import NewGame, create_games
-from .live.versions import game_changed
-from .log import StaleGame
-from .models import Game, Group, new_table_code
-from .standings import store_result
+from scoring.creation import NewGame, create_games
+from scoring.live.versions import game_changed
+from scoring.log import StaleGame
+from scoring.models import Game, Group, new_table_code
+from scoring.standings import store_result
 
 
 def start_sheet_game(group: Group, kind: str, players: tuple[str, ...]) -> Game:

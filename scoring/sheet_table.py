@@ -9,14 +9,14 @@ from rules import (
     RulesError,
 )
 
-from .access import is_member
-from .board import live_part
-from .http import HtmxHttpRequest
-from .models import Game
-from .phones import my_seat
-from .score_sheets import assemble, refused_line, review
-from .seats import claim_context
-from .wording import error_text
+from scoring.access import is_member
+from scoring.board import live_part
+from scoring.http import HtmxHttpRequest
+from scoring.models import Game
+from scoring.phones import my_seat
+from scoring.score_sheets import assemble, refused_line, review
+from scoring.seats import claim_context
+from scoring.wording import error_text
 
 
 def table_context(request: HtmxHttpRequest, game: Game) -> dict[str, object]:

@@ -17,8 +17,8 @@ from django.utils.translation import ngettext
 from rules import PARTS, PlayerResult, Result
 from rules.catalogue import Game as RulesGame
 
-from .models import Game, Seat
-from .wording import WORDS
+from scoring.models import Game, Seat
+from scoring.wording import WORDS
 
 
 @dataclass(frozen=True)

@@ -26,7 +26,7 @@ from rules import RECORD_FORMAT, EventOutcome, GameState, OkanaganResult, Record
 from rules.record import Record, parse_event, parse_record
 from rules.replay import apply_event
 
-from .models import Event, EventState, Game
+from scoring.models import Event, EventState, Game
 
 STATE_FORMAT = 3
 """The version of what is stored: raise it when the rules' data of a state or an outcome changes, and every

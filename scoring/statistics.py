@@ -27,7 +27,7 @@ from operator import itemgetter
 from rules import PARTS, name_key
 from rules.catalogue import Game as RulesGame
 
-from .models import Game, Group, Profile, Seat
+from scoring.models import Game, Group, Profile, Seat
 
 OKANAGAN_PARTS = PARTS[RulesGame.OKANAGAN]
 

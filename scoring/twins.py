@@ -19,9 +19,9 @@ from django.utils.translation import gettext as _
 
 from rules import EventType, RulesError, Territory, parse_event
 
-from .kinds import KINDS
-from .models import Game
-from .wording import TERRITORY_NAMES
+from scoring.kinds import KINDS
+from scoring.models import Game
+from scoring.wording import TERRITORY_NAMES
 
 LOOKED_BACK = 5
 RECENT = timedelta(minutes=10)

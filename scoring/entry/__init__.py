@@ -14,10 +14,10 @@ data (see :func:`analyse`).
 
 from __future__ import annotations
 
-from .analysis import analyse
-from .draft import Draft
-from .screen import Screen
-from .stages import EVENT_KINDS, PROMO_KINDS, STAGES, BadOp
-from .taps import count_from_holdings, tap
+from scoring.entry.analysis import analyse
+from scoring.entry.draft import Draft
+from scoring.entry.screen import Screen
+from scoring.entry.stages import EVENT_KINDS, PROMO_KINDS, STAGES, BadOp
+from scoring.entry.taps import count_from_holdings, tap
 
 __all__ = ["EVENT_KINDS", "PROMO_KINDS", "STAGES", "BadOp", "Draft", "Screen", "analyse", "count_from_holdings", "tap"]

@@ -25,9 +25,9 @@ from rules import (
 )
 from rules.record import Bag, bag_to_json, parse_bag
 
-from .draft import Draft
-from .screen import Screen
-from .stages import COUNTER_STAGES, STAGE_FIELDS, BadOp
+from scoring.entry.draft import Draft
+from scoring.entry.screen import Screen
+from scoring.entry.stages import COUNTER_STAGES, STAGE_FIELDS, BadOp
 
 
 def analyse(draft: Draft, state: GameState, index: int) -> Screen:

@@ -10,7 +10,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from .stages import STAGES, BadOp
+from scoring.entry.stages import STAGES, BadOp
 
 _KEYS = {"event", "done", "partial", "original", "chosen"}
 """The keys of a draft in JSON data (see :meth:`Draft.to_data`)."""

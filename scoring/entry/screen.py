@@ -21,8 +21,8 @@ from rules import (
 )
 from rules.components import whole_game_buildings
 
-from .draft import Draft
-from .stages import MAX_CHIP, MAX_WHOLE_ORDERS, MAX_WHOLE_TAKES, SCREENS, STAGES
+from scoring.entry.draft import Draft
+from scoring.entry.stages import MAX_CHIP, MAX_WHOLE_ORDERS, MAX_WHOLE_TAKES, SCREENS, STAGES
 
 
 class WholeTake(NamedTuple):

@@ -34,10 +34,10 @@ from rules.fields import members
 from scoring.http import posted_whole
 from scoring.wording import label, reward_label, say
 
-from .analysis import analyse
-from .draft import Draft
-from .screen import Screen
-from .stages import COUNTER_STAGES, MAX_COUNT, STAGE_FIELDS, BadOp
+from scoring.entry.analysis import analyse
+from scoring.entry.draft import Draft
+from scoring.entry.screen import Screen
+from scoring.entry.stages import COUNTER_STAGES, MAX_COUNT, STAGE_FIELDS, BadOp
 
 
 def tap(screen: Screen, op: str, form: dict[str, str], state: GameState, index: int) -> Screen:

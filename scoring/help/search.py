@@ -24,8 +24,8 @@ from django.utils import translation
 from rules import RULES, Rule, Source
 from rules.catalogue import Game
 
-from .phrasings import asked_as
-from .words import Term, plain, query_terms, words
+from scoring.help.phrasings import asked_as
+from scoring.help.words import Term, plain, query_terms, words
 
 __all__ = ["Hit", "plain", "search_rules", "terms"]
 

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 import snowballstemmer
 
-from .phrasings import vocabulary
+from scoring.help.phrasings import vocabulary
 
 STEMMERS = {"en": "english", "fr": "french", "it": "italian"}
 """The Snowball stemmer of each language; Latin words in Korean or Chinese text use the English one."""

@@ -18,7 +18,7 @@ from django.db.transaction import on_commit
 
 from scoring.models import Game, new_table_code, new_token
 
-from .backends import LiveRow, live_backend
+from scoring.live.backends import LiveRow, live_backend
 
 TOKEN_LENGTH = Game._meta.get_field("spectator_token").max_length
 

@@ -45,7 +45,7 @@ from django.core.exceptions import ImproperlyConfigured
 from scoring.cache import CACHE_ERRORS, warn_once
 from scoring.models import Game
 
-from . import LiveBackend, LiveRow, from_database
+from scoring.live.backends import LiveBackend, LiveRow, from_database
 
 logger = logging.getLogger(__name__)
 

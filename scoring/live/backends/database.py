@@ -3,7 +3,7 @@ poll is one indexed query, and a writer has nothing more to tell."""
 
 from __future__ import annotations
 
-from . import LiveBackend, LiveRow, from_database
+from scoring.live.backends import LiveBackend, LiveRow, from_database
 
 
 class DatabaseBackend(LiveBackend):
