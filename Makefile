@@ -25,8 +25,8 @@ test: $(VENV)/.dev lint typecheck pytest
 lint: $(VENV)/.dev
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/djlint --check templates
-	$(BIN)/djlint --lint templates
+	$(BIN)/djlint --check templates scoring
+	$(BIN)/djlint --lint templates scoring
 
 typecheck: $(VENV)/.dev
 	$(BIN)/mypy --strict rules

@@ -108,9 +108,9 @@ def undo(client: object, game_id: int) -> None:
 def a_record(length: int) -> dict[str, Any]:
     """A legal random 3-player record of ``length`` events after which a blue circle is left for a lake, and
     whose last events hold no lake closed by the first player (the saved lake would be a twin, asked about:
-    ``scoring.twins``)."""
+    ``scoring.table.twins``)."""
     from rules import Reward, score_okanagan
-    from scoring.twins import LOOKED_BACK
+    from scoring.table.twins import LOOKED_BACK
     from support.random_games import RandomChooser, random_record
 
     for seed in itertools.count():

@@ -34,7 +34,7 @@ def main() -> None:
         from django.core.files.uploadedfile import SimpleUploadedFile
 
         from rules.record import MAX_EVENTS
-        from scoring import portability
+        from scoring.history import portability
         from scoring.models import Game
 
         client, group = member_of_a_group("Bench")

@@ -43,10 +43,10 @@ def main() -> None:
 
         from rules import EventType
         from scoring.creation import create_game
-        from scoring.drafts import discard
         from scoring.live.parts import HEADER
         from scoring.log import change_log
         from scoring.models import Draft
+        from scoring.table.drafts import discard
         from support.random_games import RandomChooser, random_record
 
         _member, group = member_of_a_group("Bench")

@@ -92,9 +92,9 @@ sys.path.insert(0, str(ROOT))
 
 from deploy.serve import NGINX, default_workers, manage, prepare, serve_env, start  # noqa: E402  # noqa: E402
 from rules import Reward, Territory  # noqa: E402
-from scoring.entry.stages import MAX_CHIP  # noqa: E402
 from scoring.live.intervals import PLAYING_MS  # noqa: E402
 from scoring.live.parts import HEADER  # noqa: E402
+from scoring.table.entry.stages import MAX_CHIP  # noqa: E402
 from support.production import free_port, production_env, serve  # noqa: E402
 
 PG_ADMIN = "postgres://postgres@127.0.0.1:5432/postgres"
@@ -119,9 +119,10 @@ LATE_SHARE = 0.01
 """More late requests than this share, and the step did not load the site as asked."""
 TIMEOUT_S = 30.0
 TWIN = re.compile(r'name="twin" value="(\d+)"')
-"""The event a save repeats, which the page asks about (scoring.twins)."""
+"""The event a save repeats, which the page asks about (scoring.table.twins)."""
 POLLER = re.compile(rf'"If-None-Match": "\\"([^"\\]+)\\"", "{HEADER}": "([^"]*)"')
-"""The headers of a live fragment's poller (``templates/scoring/_live_poll.html``): its ETag and the parts held."""
+"""The headers of a live fragment's poller (``scoring/templates/scoring/_live_poll.html``): its ETag and the
+parts held."""
 ENTRY = "entry page"
 TAP = "territory tap"
 SAVE = "territory save"
@@ -457,7 +458,7 @@ async def enter_territory(
     """Enter a lake at the table's game as the entry's htmx does, from ``began`` on: the entry page (the game
     page's Lake button), then each tap ``TAP_EVERY`` s after the one before, posted with the form's fields as
     the last answer left them, then Save, then the game page the answer sends to (``HX-Redirect``). The same
-    lake as one saved a moment before is asked about once (scoring.twins): the phone taps Save again, as a
+    lake as one saved a moment before is asked about once (scoring.table.twins): the phone taps Save again, as a
     person does, and both posts count as saves. The new page's poller headers; none if the entry stopped (a
     refused or failed request, or the step's end)."""
     path = f"/games/{table.game}/events/new/territory/"

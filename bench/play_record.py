@@ -59,7 +59,7 @@ from deploy.serve import prepare  # noqa: E402
 from rules import Reward, RulesError, on_one_card  # noqa: E402
 from rules.reading import read_json  # noqa: E402
 from rules.record import parse_record  # noqa: E402
-from scoring.entry.stages import MAX_CHIP  # noqa: E402
+from scoring.table.entry.stages import MAX_CHIP  # noqa: E402
 from support.chromium import CHROMIUM_FLAGS, chromium_path  # noqa: E402
 from support.production import free_port, production_env, serve  # noqa: E402
 

@@ -14,7 +14,7 @@ import getpass
 import ipaddress
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -24,10 +24,10 @@ if str(ROOT) not in sys.path:  # run as a script
 import django  # noqa: E402
 from django.conf import settings  # noqa: E402
 from django.template import Context, Engine  # noqa: E402
-from django.urls import URLPattern, get_resolver  # noqa: E402
+from django.urls import URLPattern, URLResolver, get_resolver  # noqa: E402
 
 from okanagan_site.log_masks import SECRET_PATHS  # noqa: E402
-from scoring.body_limits import BODY_LIMITS, DEFAULT_BODY_LIMIT  # noqa: E402
+from scoring.site.body_limits import BODY_LIMITS, DEFAULT_BODY_LIMIT  # noqa: E402
 
 TEMPLATE = Path(__file__).resolve().parent / "nginx.conf.template"
 
@@ -38,11 +38,20 @@ def location_regex(url_name: str) -> str:
     >>> location_regex("game_import")
     '^/groups/(?P<group_id>[0-9]{1,18})/games/import/$'
     """
-    for pattern in get_resolver().url_patterns:
-        if isinstance(pattern, URLPattern) and pattern.name == url_name:
-            regex = pattern.pattern.regex.pattern
-            return "^/" + regex.removeprefix("^").removesuffix(r"\Z") + "$"
+    for pattern, regex in _patterns(get_resolver().url_patterns):
+        if pattern.name == url_name:
+            return "^/" + regex.removesuffix(r"\Z") + "$"
     raise LookupError(f"no URL named {url_name!r}")
+
+
+def _patterns(patterns: Sequence[URLPattern | URLResolver], prefix: str = "") -> Iterator[tuple[URLPattern, str]]:
+    """Every URL pattern with its whole regex, through the includes (each concern's URLs)."""
+    for pattern in patterns:
+        regex = prefix + pattern.pattern.regex.pattern.removeprefix("^")
+        if isinstance(pattern, URLResolver):
+            yield from _patterns(pattern.url_patterns, regex)
+        else:
+            yield pattern, regex
 
 
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network

@@ -2,7 +2,7 @@
 the site (Django's default, ``RedisSerializer``, unpickles every value it reads).
 
 What the site keeps there is JSON already: sessions are dicts of JSON types (their database copy is JSON too),
-the rate limits' and django-axes' counters are integers, a deleted game's note (:mod:`scoring.gone`) a dict,
+the rate limits' and django-axes' counters are integers, a deleted game's note (:mod:`scoring.table.gone`) a dict,
 the health check a string. Each game's live version is written and read as a raw string, not through this.
 """
 

@@ -21,7 +21,7 @@ from django.core.exceptions import ImproperlyConfigured
 from django.utils.csp import CSP
 
 from okanagan_site.hosts import own_addresses
-from scoring.body_limits import DEFAULT_BODY_LIMIT, LARGEST_BODY_LIMIT
+from scoring.site.body_limits import DEFAULT_BODY_LIMIT, LARGEST_BODY_LIMIT
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 django_stubs_ext.monkeypatch()  # lets forms.ModelForm[Model] and friends be written as the types they are
@@ -87,6 +87,12 @@ INSTALLED_APPS = [
     "axes",
     "django_ratelimit",
     "scoring",
+    "scoring.table",
+    "scoring.sheets",
+    "scoring.results",
+    "scoring.history",
+    "scoring.help",
+    "scoring.site",
 ]
 
 MIDDLEWARE = [
@@ -99,14 +105,14 @@ MIDDLEWARE = [
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
-    "scoring.middleware.BodyLimitMiddleware",  # before CSRF, which reads a POST's body
+    "scoring.site.middleware.BodyLimitMiddleware",  # before CSRF, which reads a POST's body
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
-    "scoring.middleware.GoneGameMiddleware",  # a deleted game's phones are told so, not answered 404 or 500
+    "scoring.table.middleware.GoneGameMiddleware",  # a deleted game's phones are told so, not answered 404 or 500
     # Last, as django-axes asks: it turns a refused login into the "too many attempts" page.
     "axes.middleware.AxesMiddleware",
 ]
@@ -125,8 +131,8 @@ TEMPLATES = [
                 "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
-                "scoring.context.theme",
-                "scoring.context.identifiers",
+                "scoring.site.context.theme",
+                "scoring.site.context.identifiers",
             ],
         },
     },
@@ -148,12 +154,12 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
     }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
-# Bodies are bounded per URL before they are read (scoring.body_limits, BodyLimitMiddleware, nginx). Every
+# Bodies are bounded per URL before they are read (scoring.site.body_limits, BodyLimitMiddleware, nginx). Every
 # upload the limits let through is held in memory, never written to a temporary file.
 DATA_UPLOAD_MAX_MEMORY_SIZE = DEFAULT_BODY_LIMIT
 FILE_UPLOAD_MAX_MEMORY_SIZE = LARGEST_BODY_LIMIT
 
-# What one account may store (scoring/quotas.py): groups it owns, games in them, megabytes of their logs.
+# What one account may store (scoring/site/quotas.py): groups it owns, games in them, megabytes of their logs.
 QUOTA_GROUPS = env_int("QUOTA_GROUPS", 50)
 QUOTA_GAMES = env_int("QUOTA_GAMES", 5000)
 QUOTA_STORED_MB = env_int("QUOTA_STORED_MB", 100)
@@ -189,8 +195,8 @@ if REDIS_URL:
     # written to it and to the database ("cached_db"), not kept in Redis alone: a Redis restart or flush
     # (it is a cache, run without persistence) then logs nobody out and loses no phone's table or seat.
     # A session changes rarely (a login, a table joined), so the write to both costs little. With Redis
-    # down, they are read from the database alone (scoring/sessions.py).
-    SESSION_ENGINE = "scoring.sessions"
+    # down, they are read from the database alone (scoring/site/sessions.py).
+    SESSION_ENGINE = "scoring.site.sessions"
     LIVE_BACKEND = "scoring.live.backends.cache.CacheBackend"
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "okanagan_cache"}}
@@ -200,26 +206,26 @@ else:
     # Each poll asks the database for its game's version (scoring/live/backends/database.py).
     LIVE_BACKEND = "scoring.live.backends.database.DatabaseBackend"
 
-# Who is asking (scoring/client.py): REMOTE_ADDR, or with N proxies of ours in front, the N-th address
+# Who is asking (scoring/site/client.py): REMOTE_ADDR, or with N proxies of ours in front, the N-th address
 # from the right of X-Forwarded-For; IPv6 counted per /64.
 TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 0)
-RATELIMIT_IP_META_KEY = "scoring.client.client_address"
+RATELIMIT_IP_META_KEY = "scoring.site.client.client_address"
 RATELIMIT_IPV6_MASK = 64
 
 # Logins (django-axes): a username from one client may fail 10 times in 5 minutes, then waits 5 minutes
 # from its 10th failure. Someone else guessing Ann's password from elsewhere never locks Ann out.
 # Refused attempts during the lock are not counted, so they do not push its end further away. Failures
-# across usernames are limited per client too (scoring.rate_limits: password spraying).
+# across usernames are limited per client too (scoring.site.rate_limits: password spraying).
 AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend", "scoring.backends.CaseInsensitiveModelBackend"]
-AXES_HANDLER = "scoring.rate_limits.LoginLimits"  # counts in the cache: no database write per attempt
+AXES_HANDLER = "scoring.site.rate_limits.LoginLimits"  # counts in the cache: no database write per attempt
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_FAILURE_LIMIT = 10
 AXES_COOLOFF_TIME = timedelta(minutes=5)
 AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
 AXES_RESET_ON_SUCCESS = True
 AXES_USERNAME_CALLABLE = "scoring.backends.lowercase_username"
-AXES_CLIENT_IP_CALLABLE = "scoring.client.client_address"
-AXES_LOCKOUT_CALLABLE = "scoring.rate_limits.too_many"
+AXES_CLIENT_IP_CALLABLE = "scoring.site.client.client_address"
+AXES_LOCKOUT_CALLABLE = "scoring.site.rate_limits.too_many"
 AXES_ENABLE_ADMIN = False  # the site has no admin
 
 LANGUAGE_CODE = "en"

@@ -8,8 +8,8 @@ to that server is tried: each call fails at once with :class:`CacheUnavailable`,
 costs one request of this process its timeout every few seconds, not every request.
 
 Each user of the cache says what it does without it, catching :data:`CACHE_ERRORS`: the sessions are read
-from the database (:mod:`scoring.sessions`), a poll asks the database for the game's version
-(:mod:`scoring.live_version`), the rate limits fail open or closed (:mod:`scoring.rate_limits`), and
+from the database (:mod:`scoring.site.sessions`), a poll asks the database for the game's version
+(:mod:`scoring.live_version`), the rate limits fail open or closed (:mod:`scoring.site.rate_limits`), and
 ``/health/`` says "degraded".
 """
 

@@ -14,7 +14,6 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from rules import PlayerResult, name_key, score_sheet
-
 from scoring import states
 from scoring.models import Event, Game, Group, Profile, Seat
 

@@ -28,8 +28,13 @@ from rules import (
     text_problem,
 )
 from rules.components import MAX_PLAYERS
-
-from scoring.confusables import first_look_alike, looks_like_player_text, mixed_name_text, mixes_scripts, new_players_problem
+from scoring.confusables import (
+    first_look_alike,
+    looks_like_player_text,
+    mixed_name_text,
+    mixes_scripts,
+    new_players_problem,
+)
 from scoring.creation import Profiles
 from scoring.models import CODE_ALPHABET, CODE_LENGTH, GROUP_NAME_LENGTH, NAME_LENGTH, Group, Profile, new_token
 from scoring.wording import NUGGET_LADDERS, error_text, say

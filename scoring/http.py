@@ -1,4 +1,4 @@
-"""The request type of this site's views: Django's, with django-htmx's ``request.htmx``."""
+"""The request type of this site's views (Django's, with django-htmx's ``request.htmx``) and the id in their URLs."""
 
 from __future__ import annotations
 
@@ -9,6 +9,18 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django_htmx.http import HttpResponseClientRedirect
 from django_htmx.middleware import HtmxDetails
+
+
+class IdConverter:
+    """A database id in a URL: at most 18 digits, so that no URL asks the database for a number it cannot hold."""
+
+    regex = "[0-9]{1,18}"
+
+    def to_python(self, value: str) -> int:
+        return int(value)
+
+    def to_url(self, value: int) -> str:
+        return str(value)
 
 
 class HtmxHttpRequest(HttpRequest):

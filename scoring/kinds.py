@@ -1,9 +1,9 @@
 """The kinds of event a game's log holds, as the site enters and names them: one entry per kind, so that a
 kind (a new promo tile) is spelled once on the site's side.
 
-Each kind says the steps of its entry (:mod:`scoring.entry`; a stage is a step the entry knows how to ask),
+Each kind says the steps of its entry (:mod:`scoring.table.entry`; a stage is a step the entry knows how to ask),
 its words, whether a new entry starts with the phone's own player, and whether saving it twice would count it
-twice (:mod:`scoring.twins`). What an event means is for ``rules``.
+twice (:mod:`scoring.table.twins`). What an event means is for ``rules``.
 """
 
 from __future__ import annotations

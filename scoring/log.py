@@ -14,7 +14,6 @@ from django.utils import timezone
 
 from rules import GameState, OkanaganResult, final_score, score_okanagan
 from rules.record import check_event_count
-
 from scoring import states
 from scoring.live.versions import game_changed
 from scoring.models import Event, Game, new_table_code

@@ -183,7 +183,7 @@ class Seat(models.Model):
     """The phone that claimed this seat ("I am Ann"): the ``phone`` of its browser session, or empty."""
     seen = models.DateTimeField(null=True, blank=True)
     """When the seat's phone was last heard from (its claim, then its polls, at most once a minute): a seat of
-    no account whose phone has been gone long enough may be claimed by another phone (:mod:`scoring.seats`)."""
+    no account whose phone has been gone long enough may be claimed by another phone (:mod:`scoring.table.seats`)."""
     moved_at = models.DateTimeField(null=True, blank=True)
     """When the seat last changed phones (claimed, taken over, moved, left or freed): cards being entered for
     its player at that moment are marked in the log."""
@@ -257,7 +257,7 @@ class Draft(models.Model):
     editing = models.PositiveIntegerField(null=True)
     """The index of the event being changed, or ``None`` for a new event."""
     data = models.JSONField(default=dict)
-    """The draft as :class:`scoring.entry.Draft` writes it."""
+    """The draft as :class:`scoring.table.entry.Draft` writes it."""
     revision = models.PositiveIntegerField(default=0)
     """The game's revision when the draft was last checked against the log."""
     started = models.DateTimeField(default=timezone.now)

@@ -16,7 +16,6 @@ from django.utils.translation import ngettext
 
 from rules import PARTS, PlayerResult, Result
 from rules.catalogue import Game as RulesGame
-
 from scoring.models import Game, Seat
 from scoring.wording import WORDS
 

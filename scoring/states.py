@@ -25,7 +25,6 @@ from typing import Any
 from rules import RECORD_FORMAT, EventOutcome, GameState, OkanaganResult, RecordError, final_score, new_game
 from rules.record import Record, parse_event, parse_record
 from rules.replay import apply_event
-
 from scoring.models import Event, EventState, Game
 
 STATE_FORMAT = 3

@@ -213,7 +213,7 @@ GAMES: dict[Game, StrPromise] = {
     Game.SMALL_ISLANDS: _("Small Islands"),
     Game.COOPER_ISLAND: _("Cooper Island"),
 }
-# The stages of an entry are the site's own (scoring.entry.STAGES), not identifiers of ``rules``.
+# The stages of an entry are the site's own (scoring.table.entry.STAGES), not identifiers of ``rules``.
 STAGES: dict[str, StrPromise] = {
     "territory": _("Territory"),
     "board": _("The territory"),

@@ -1,8 +1,8 @@
-// The service worker: served at the site's root by scoring/views/offline.py, so that it sees every page. On a
+// The service worker: served at the site's root by scoring/site/views/offline.py, so that it sees every page. On a
 // lost connection, a page shows what it can rather than the browser's error page:
 // - the static files come from the cache (and are fetched again behind it, for the next time);
 // - a game page or a spectator page is asked for first, and its copy kept; offline, the last copy is shown,
-//   read-only, with a line saying it may be out of date (templates/scoring/_stale.html);
+//   read-only, with a line saying it may be out of date (scoring/table/templates/table/_stale.html);
 // - any other page offline is the offline page, in the reader's language (kept again when the language changes).
 // Nothing but GET goes through it: taps wait in the entry's own queue (static/js/entry_queue.js).
 "use strict";

@@ -141,7 +141,7 @@ def _saves_until_killed(port: int, games: list[int], server: subprocess.Popen[by
     stop = threading.Event()
 
     def table(game: int) -> None:
-        twin = ""  # the same lake again is asked about once (scoring.twins): confirmed, as a person taps Save
+        twin = ""  # the same lake again is asked about once (scoring.table.twins): confirmed, as a person taps Save
         while not stop.is_set():
             body = urlencode({"draft": drafts[game], "revision": acknowledged[game], "op": "save", "twin": twin})
             try:

@@ -49,3 +49,38 @@ def test_the_check_sees_an_import_of_the_tests_in_a_shell_script(tmp_path: Path)
     script = 'manage(env, "shell", "-c", """\nfrom tests.x import y\nprint(y)\n""")\nimport bench.load\n'
     (tmp_path / "module.py").write_text(script)
     assert sorted(name for _line, name in imported(tmp_path / "module.py")) == ["bench", "tests"]
+
+
+CONCERNS = {"table": 4, "results": 3, "history": 2, "sheets": 2, "help": 2, "site": 1}
+"""Each concern of ``scoring`` and its place: it imports the shared modules (place 0) and the concerns below it,
+never one beside or above it (docs/architecture.md, "The tree")."""
+
+
+def concern(module: str) -> str:
+    """The concern of a ``scoring`` module, or ``""`` for a shared one."""
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 and parts[1] in CONCERNS else ""
+
+
+def crossing_imports() -> list[str]:
+    """Where a module of ``scoring`` imports a concern beside or above its own."""
+    found = []
+    for path in sorted((ROOT / "scoring").rglob("*.py")):
+        own = concern(".".join(path.relative_to(ROOT).with_suffix("").parts))
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            modules = (
+                [alias.name for alias in node.names]
+                if isinstance(node, ast.Import)
+                else [f"{node.module}.{alias.name}" for alias in node.names]
+                if isinstance(node, ast.ImportFrom) and node.module and not node.level
+                else []
+            )
+            for module in modules:
+                other = concern(module) if module.startswith("scoring.") else ""
+                if other and other != own and CONCERNS[other] >= CONCERNS.get(own, 0):
+                    found.append(f"{path.relative_to(ROOT)}:{node.lineno} imports {module}")
+    return found
+
+
+def test_a_concern_of_scoring_imports_only_the_shared_modules_and_the_concerns_below_it() -> None:
+    assert crossing_imports() == []

@@ -11,7 +11,7 @@ from tests.conftest import site_shell
 SCRIPT = """
 from unittest import mock
 from django.test import Client
-with mock.patch("scoring.views.pages.health_live", side_effect=RuntimeError("the view broke")):
+with mock.patch("scoring.site.views.pages.health_live", side_effect=RuntimeError("the view broke")):
     print(Client(raise_request_exception=False).get("/health/live/").status_code)
 """
 

@@ -34,7 +34,7 @@ from tests.redis_server import REDIS_URL
 from tests.test_serve import PG_ADMIN, missing
 
 CSRF = uuid.uuid4().hex  # any 32 letters and digits: the phones' CSRF cookie, sent back as their token
-JOIN_LIMIT = 20  # scoring.rate_limits.RATES["join"]: 20 in 5 minutes
+JOIN_LIMIT = 20  # scoring.site.rate_limits.RATES["join"]: 20 in 5 minutes
 SAVES_PER_PHONE = 4
 
 pytestmark = pytest.mark.gunicorn
@@ -205,13 +205,14 @@ def hidden(page: str, name: str) -> str:
 
 
 def revision_of(etag: str) -> int:
-    """The log's revision in a live ETag (``"<game>.<revision>.<activity>.<language>"``: scoring.board.live_etag)."""
+    """The log's revision in a live ETag (``"<game>.<revision>.<activity>.<language>"``:
+    scoring.table.board.live_etag)."""
     return int(etag.strip('"').split(".")[1])
 
 
 def save_lakes(site: TwoServers, phone: Phone, lake: str, start: threading.Barrier, outcomes: list[str]) -> None:
     """Save ``SAVES_PER_PHONE`` lakes; a save refused because the game changed is retried with the revision its
-    answer shows, and one asked about because the same lake was just saved (scoring.twins) is confirmed, as a
+    answer shows, and one asked about because the same lake was just saved (scoring.table.twins) is confirmed, as a
     person taps "Save" again. Each answer goes into ``outcomes``: ``landed``, ``refused``, or the unexpected
     status."""
     path = f"/games/{site.game}/events/new/territory/"

@@ -1,2 +1,2 @@
-"""The help a table needs with the rules: the rules search, its analysis of words and the players' vocabulary
-per language."""
+"""The help a table needs with the rules: the rules page and its search (its analysis of words and the players'
+vocabulary per language), the calculators."""

@@ -23,7 +23,6 @@ from django.utils import translation
 
 from rules import RULES, Rule, Source
 from rules.catalogue import Game
-
 from scoring.help.phrasings import asked_as
 from scoring.help.words import Term, plain, query_terms, words
 

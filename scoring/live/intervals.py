@@ -1,4 +1,4 @@
-"""How often a live page polls: the poller's ``hx-trigger="every …"`` (templates/scoring/_live_poll.html) is
+"""How often a live page polls: the poller's ``hx-trigger="every …"`` (scoring/templates/scoring/_live_poll.html) is
 one of these, chosen by :func:`poll_every`."""
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Each game's live version: the one door for every change a phone shows, and what a poll reads.
 
 A phone's poll carries the ETag of what it shows, made of the game's pk, ``revision`` and ``activity``
-(:func:`scoring.board.live_etag`). ``revision`` counts the changes of the log and of the game's status (a
+(:func:`scoring.table.board.live_etag`). ``revision`` counts the changes of the log and of the game's status (a
 phone's save claims the revision it saw: :mod:`scoring.log`); ``activity`` counts what else the other phones
 show (a seat claimed, an entry started, a sheet's line saved, the result made public). Both only grow, so their
 sum, the game's version, grows with every change. Every writer raises one of them through
@@ -16,9 +16,8 @@ from typing import Any
 from django.db.models import F
 from django.db.transaction import on_commit
 
-from scoring.models import Game, new_table_code, new_token
-
 from scoring.live.backends import LiveRow, live_backend
+from scoring.models import Game, new_table_code, new_token
 
 TOKEN_LENGTH = Game._meta.get_field("spectator_token").max_length
 

@@ -17,8 +17,8 @@ from django.contrib.auth.models import User
 from django.contrib.staticfiles.handlers import StaticFilesHandler
 from playwright.sync_api import expect
 
-from scoring.calculators import CALCULATORS
 from scoring.creation import NewGame, create_game, create_games, create_sheet_game
+from scoring.help.calculators import CALCULATORS
 from scoring.log import change_log
 from scoring.models import Game, Group, Seat
 
@@ -481,7 +481,7 @@ def test_tokens_fields_chart_bars_and_territories_stand_out_from_the_page(
     page.goto(f"{live_server.url}/games/{game.pk}/")
     score_a_territory(page, "Field")
     expect(page.locator("#wizard .token.yellow").first).to_be_visible()
-    # Charts' bars in every colour of the palette, as scoring/charts.py draws them.
+    # Charts' bars in every colour of the palette, as scoring/history/charts.py draws them.
     page.evaluate(
         """() => document.querySelector("main").insertAdjacentHTML("beforeend", '<svg class="chart">'
         + [0, 1, 2, 3, 4, 5].map((n) => `<rect class="series-${n}" width="9" height="9"/>`).join("") + "</svg>")"""

@@ -16,7 +16,7 @@ from playwright.sync_api import expect
 from scoring.creation import create_game
 from scoring.log import change_log
 from scoring.models import Group
-from tests.scoring.test_game_pages import FOREST
+from tests.scoring.table.test_game_pages import FOREST
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -14,7 +14,7 @@ import pytest
 from playwright.sync_api import expect
 
 from scoring.log import change_log
-from tests.scoring.test_other_events import alone
+from tests.scoring.table.test_other_events import alone
 
 from .test_play_on_a_phone import a_table, cell, chip
 

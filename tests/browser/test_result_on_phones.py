@@ -16,7 +16,7 @@ from playwright.sync_api import expect
 
 from scoring.log import change_log, finish
 from scoring.models import Game
-from tests.scoring.test_result_page import TIE_ON_TOKENS
+from tests.scoring.results.test_result_page import TIE_ON_TOKENS
 
 from .test_play_on_a_phone import a_table, csp_violations, fits, tap
 from .test_table_of_phones import a_phone, joined

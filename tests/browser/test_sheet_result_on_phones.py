@@ -17,7 +17,7 @@ from playwright.sync_api import expect
 
 from scoring.creation import create_sheet_game
 from scoring.models import Group
-from tests.scoring.test_result_page import DATA
+from tests.scoring.results.test_result_page import DATA
 
 from .test_play_on_a_phone import csp_violations, fits, log_in
 from .test_result_on_phones import shared_link

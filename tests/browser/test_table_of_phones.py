@@ -15,7 +15,7 @@ from playwright.sync_api import expect
 from scoring.log import change_log
 from scoring.models import Game
 from support.chromium import CHROMIUM, CHROMIUM_FLAGS
-from tests.scoring.test_game_pages import FOREST
+from tests.scoring.table.test_game_pages import FOREST
 
 from .test_play_on_a_phone import a_table, cell, chip, csp_violations, fits, saved, score_a_territory, tap
 

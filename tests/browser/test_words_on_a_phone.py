@@ -20,7 +20,7 @@ from playwright.sync_api import expect
 from scoring.creation import create_game, create_sheet_game
 from scoring.log import finish
 from scoring.models import Game, Group
-from scoring.sheet_lifecycle import start_sheet_game
+from scoring.sheets.lifecycle import start_sheet_game
 
 from .test_languages_on_a_phone import has_fonts
 

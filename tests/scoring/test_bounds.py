@@ -14,14 +14,14 @@ from django.db import DatabaseError
 from django.test import Client
 from pytest_django.fixtures import Settings
 
-from scoring import portability, rate_limits
 from scoring.creation import NewGame
+from scoring.history import portability
+from scoring.history.portability import one_restore_at_a_time
 from scoring.models import Event, EventState, Game, Group
-from scoring.portability import one_restore_at_a_time
-from scoring.quotas import stored_bytes
-
-from .conftest import at_once, logged_in
-from .test_portability import a_history
+from scoring.site import rate_limits
+from scoring.site.quotas import stored_bytes
+from tests.scoring.conftest import at_once, logged_in
+from tests.scoring.history.test_portability import a_history
 
 
 def start_form(owner: User, group: Group) -> dict[str, str]:

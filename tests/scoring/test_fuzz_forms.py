@@ -13,10 +13,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scoring.models import Game, Group
-from scoring.rate_limits import RATES
+from scoring.site.rate_limits import RATES
 from support.entry import Entry
-
-from .conftest import changed_signed
+from tests.scoring.conftest import changed_signed
 
 ODD_TEXT = st.one_of(
     st.text(max_size=60),

@@ -24,15 +24,14 @@ from django.core.management.base import CommandError
 from django.test import Client
 
 from scoring.creation import create_game, create_sheet_game
-from scoring.drafts import KEPT_FOR
-from scoring.entry import Draft as EventDraft
+from scoring.history.portability import MAX_RESTORED_EVENTS, MAX_RESTORED_GAMES
 from scoring.log import change_log, finish
 from scoring.models import Draft, Event, Game, Group, Profile
-from scoring.portability import MAX_RESTORED_EVENTS, MAX_RESTORED_GAMES
+from scoring.table.drafts import KEPT_FOR
+from scoring.table.entry import Draft as EventDraft
 from support.entry import Entry
-
-from .conftest import FOREST_PLAYERS, changed_signed
-from .test_game_pages import FOREST
+from tests.scoring.conftest import FOREST_PLAYERS, changed_signed
+from tests.scoring.table.test_game_pages import FOREST
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 

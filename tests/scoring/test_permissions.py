@@ -9,9 +9,9 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
-from scoring.entry import Draft as EventDraft
 from scoring.log import change_log
 from scoring.models import Draft, Game, Group
+from scoring.table.entry import Draft as EventDraft
 
 PERSONAS = ("owner", "member", "guest", "stranger", "anonymous")
 PLAYERS_ONLY = {"owner": 200, "member": 200, "guest": 200, "stranger": 404, "anonymous": 404}

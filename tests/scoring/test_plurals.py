@@ -9,8 +9,7 @@ from rules import score_document
 from scoring.models import Group
 from scoring.wording import explain
 from tests.rules.builders import record
-
-from .test_stats import cooper
+from tests.scoring.history.test_stats import cooper
 
 
 def steps_in(language: str, document: dict[str, object]) -> list[str]:

@@ -130,10 +130,10 @@ def test_a_file_is_sent_as_its_games_are_read_a_chunk_at_a_time(
     """The group's files are streamed: their first part leaves before the games are read, then the games are read
     from one query, a chunk of 4 at a time, each chunk costing the same queries: memory and the time to the first
     byte do not grow with the group."""
-    monkeypatch.setattr("scoring.portability.BACKUP_CHUNK", 4)
-    monkeypatch.setattr("scoring.bgstats.PLAYS_CHUNK", 4)
-    monkeypatch.setattr("scoring.statistics.PLAYS_CHUNK", 4 * 3)
-    monkeypatch.setattr("scoring.streams.PART_SIZE", 1)  # a part for each piece: each row, game or play
+    monkeypatch.setattr("scoring.history.portability.BACKUP_CHUNK", 4)
+    monkeypatch.setattr("scoring.results.bgstats.PLAYS_CHUNK", 4)
+    monkeypatch.setattr("scoring.history.statistics.PLAYS_CHUNK", 4 * 3)
+    monkeypatch.setattr("scoring.history.streams.PART_SIZE", 1)  # a part for each piece: each row, game or play
     url = f"/groups/{group.pk}/{path}"
     finished_games(group, 8)  # 2 chunks
     with CaptureQueriesContext(connection) as captured:

@@ -11,8 +11,7 @@ from rules.record import MAX_EVENTS
 from scoring.log import change_log
 from scoring.models import Game
 from support.entry import Entry
-
-from .test_territory_entry import enter_forest
+from tests.scoring.table.test_territory_entry import enter_forest
 
 ALL_HEXAGONS = {"type": "adjust", "player": "Yellow", "rewards": {"green-hexagon": 12}, "nuggets": 0}
 NOTHING = {"type": "adjust", "player": "Red", "rewards": {}, "nuggets": 0}

@@ -12,14 +12,13 @@ from django.db.migrations.executor import MigrationExecutor
 from django.test import Client
 from django.utils import translation
 
-from scoring import result_image
 from scoring.creation import create_sheet_game
 from scoring.log import finish
 from scoring.models import Game, Group, Seat
-from scoring.result_image import ImageLine
+from scoring.results import image as result_image
+from scoring.results.image import ImageLine
 from scoring.standings import stored_result, winner_sentence
-
-from .test_bgstats import bgsplay, finished_okanagan, link_data, links
+from tests.scoring.results.test_bgstats import bgsplay, finished_okanagan, link_data, links
 
 SOLO_LOST = {
     "format": "small-islands-sheet/1",

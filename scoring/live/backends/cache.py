@@ -43,9 +43,8 @@ from django.core.cache.backends.redis import RedisCacheClient
 from django.core.exceptions import ImproperlyConfigured
 
 from scoring.cache import CACHE_ERRORS, warn_once
-from scoring.models import Game
-
 from scoring.live.backends import LiveBackend, LiveRow, from_database
+from scoring.models import Game
 
 logger = logging.getLogger(__name__)
 

@@ -1,0 +1,286 @@
+"""The entries in progress of a game's phones: one draft per phone per game, in its page and on the server.
+
+The page carries its draft (:class:`scoring.table.entry.Draft`) signed, and posts it back with each tap: a draft
+comes back only as the server made it, for this entry on this phone (:func:`signed`, :func:`posted`); a
+changed, made-up or misplaced one is refused as a damaged form. The server keeps a copy, so that a reload,
+Back, a locked screen or another phone picks an entry up where it was. A draft is dropped when it is saved
+(in the save's transaction), cancelled, or the game ends; one left for :data:`KEPT_FOR` is ignored, and
+replaced or deleted the next time a draft of that game starts.
+
+The other phones show who is entering what ("Maya is scoring a forest…"): whenever that changes (a draft
+starts, ends, changes kind, event, territory or phone), ``Game.activity`` counts one more, the version of
+the fragment they poll. The taps in between change nothing they show, and count nothing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import timedelta
+
+from django.core import signing
+from django.db import transaction
+from django.db.models import QuerySet
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from rules import EventType, Territory
+from rules.fields import members
+from scoring.live.versions import game_changed
+from scoring.models import Draft, Game
+from scoring.table.entry import BadOp
+from scoring.table.entry import Draft as EventDraft
+from scoring.table.locking import lock_game
+from scoring.wording import ENTERING, SCORING, StrPromise
+
+KEPT_FOR = timedelta(hours=12)
+SECRET_KINDS = frozenset({EventType.OBJECTIVES})
+"""Drafts no other phone may continue: objective cards are secret to their player."""
+
+
+ANOTHER: dict[Territory, StrPromise] = {
+    Territory.FOREST: gettext_lazy("Start another forest"),
+    Territory.LAKE: gettext_lazy("Start another lake"),
+    Territory.FIELD: gettext_lazy("Start another field"),
+    Territory.MOUNTAIN: gettext_lazy("Start another mountain"),
+}
+"""Asked before entering a territory that another phone is entering (:func:`rival`): not the same one."""
+
+
+class Refused(Exception):
+    """This phone may not continue that draft."""
+
+
+@dataclass(frozen=True)
+class Entering:
+    """An entry in progress at a game, as its page shows it to one phone."""
+
+    id: int
+    who: str
+    """The seat of the phone entering it, or ``""`` (a phone that claimed no seat)."""
+    kind: str
+    territory: str
+    """The territory chosen so far, or ``""``."""
+    editing: int | None
+    """The index of the event being changed, or ``None`` for a new event."""
+    is_mine: bool
+    can_take: bool
+    """Whether this phone may continue it ("Continue here")."""
+    url: str
+    """The entry page."""
+
+    @property
+    def another(self) -> str:
+        """The button that starts another entry of the same kind beside it: "Start another field"."""
+        if territory := members(Territory).get(self.territory):
+            return str(ANOTHER[territory])
+        return _("Start another entry")
+
+    @property
+    def what(self) -> str:
+        """What the phone is doing, in the reader's language: "scoring a forest", "entering the Volcano"."""
+        if territory := members(Territory).get(self.territory):
+            return str(SCORING[territory])
+        kind = members(EventType).get(self.kind)
+        return str(ENTERING.get(kind, "")) if kind else ""
+
+
+def _kept(game: Game) -> QuerySet[Draft]:
+    return Draft.objects.filter(game=game, updated__gte=timezone.now() - KEPT_FOR)
+
+
+def load(game: Game, phone: str) -> Draft | None:
+    """This phone's draft at ``game``, unless it was left too long (or the phone has no token yet)."""
+    return _kept(game).filter(phone=phone).first() if phone else None
+
+
+def is_for(stored: Draft | None, kind: str, editing: int | None) -> bool:
+    """Whether ``stored`` is an entry of ``kind`` (of event ``editing``): the page of that entry resumes it."""
+    return stored is not None and stored.kind == kind and stored.editing == editing
+
+
+def resumes(stored: Draft, seat: str) -> bool:
+    """Whether this phone, now the player at ``seat`` (``""``: nobody), picks ``stored`` up: objective cards only
+    as the seat that last entered them, so that a phone lent to another player, or whose seat moved to another
+    phone, never shows them (the entry starts again, and its first tap replaces them)."""
+    return stored.kind not in SECRET_KINDS or stored.by == seat
+
+
+def event_draft(stored: Draft) -> EventDraft | None:
+    """The draft as the entry pages work on it, or ``None`` if it is not one (kept by code of another
+    version): the page then starts the entry again, and its next tap replaces it."""
+    try:
+        return EventDraft.from_data(stored.data)
+    except BadOp:
+        return None
+
+
+def signed(draft: EventDraft, game: Game, editing: int | None, phone: str) -> str:
+    """``draft`` as its page carries it: compressed, and signed for this phone's entry at ``game`` (the
+    event ``editing``, or a new one), so that only this page's entry can post it back (see :func:`posted`)."""
+    return signing.dumps(draft.to_data(), salt=_entry_salt(game, draft.kind, editing, phone), compress=True)
+
+
+def posted(token: str, game: Game, kind: str, editing: int | None, phone: str) -> EventDraft:
+    """The draft a page posted back, to this phone's entry of ``kind`` (of event ``editing``) at ``game``.
+
+    Raises :class:`BadOp` unless the server signed it for that very entry (:func:`signed`) less than
+    :data:`KEPT_FOR` ago: a draft changed or made up by the phone, a draft of another game, kind of event,
+    event or phone, and a page left too long are all refused as a damaged form.
+    """
+    try:
+        data = signing.loads(token, salt=_entry_salt(game, kind, editing, phone), max_age=KEPT_FOR)
+    except signing.BadSignature as error:  # SignatureExpired too
+        raise BadOp(_("The form was damaged; start again.")) from error
+    return EventDraft.from_data(data)
+
+
+def _entry_salt(game: Game, kind: str, editing: int | None, phone: str) -> str:
+    """What a page's draft is signed for. Saved at another game, as another kind or in place of another
+    event, a draft would change what it was not made for; continued on another phone, it would move an entry
+    that :func:`take` would not (objective cards stay on their player's phone). The revision is not bound: a
+    draft is checked against the game as it is now whatever the page saw."""
+    return f"scoring.table.drafts.entry:{game.pk}:{kind}:{editing}:{phone}"
+
+
+def store(
+    game: Game, phone: str, by: str, draft: EventDraft, editing: int | None, revision: int, before: Draft | None
+) -> Draft:
+    """Keep ``draft`` as this phone's entry at ``game`` (replacing any other entry of the phone), checked
+    against the log at ``revision``; ``before`` is the phone's draft as loaded, to tell what others see.
+
+    Raises :class:`scoring.table.locking.GameGone` if the game was deleted meanwhile: nothing is stored.
+    """
+    same = before is not None and is_for(before, draft.kind, editing) and before.by == by
+    began = {} if same else {"started": timezone.now()}  # a new entry, or one of another seat's (not resumed)
+    with transaction.atomic():
+        lock_game(game)
+        stored, _created = Draft.objects.update_or_create(
+            game=game,
+            phone=phone,
+            defaults={"by": by, "kind": draft.kind, "editing": editing, "data": draft.to_data(), "revision": revision}
+            | began,
+        )
+        if before is None:
+            Draft.objects.filter(game=game, updated__lt=timezone.now() - KEPT_FOR).delete()
+        if before is None or _seen(before) != _seen(stored):
+            _count_activity(game)
+    return stored
+
+
+def discard(game: Game, phone: str, draft_id: int) -> None:
+    """Drop this phone's draft ``draft_id`` (saved or cancelled); a draft of another phone stays."""
+    deleted, _kinds = Draft.objects.filter(game=game, phone=phone, pk=draft_id).delete()
+    if deleted:
+        _count_activity(game)
+
+
+def discard_all(game: Game) -> None:
+    """Drop every draft of ``game`` (it ended: nothing more is entered)."""
+    deleted, _kinds = Draft.objects.filter(game=game).delete()
+    if deleted:
+        _count_activity(game)
+
+
+def take(game: Game, draft_id: int, phone: str, by: str) -> Draft:
+    """Move draft ``draft_id`` to this phone ("Continue here"); the phone's own draft, if any, gives way.
+
+    Raises ``Draft.DoesNotExist`` if it was saved, cancelled or left too long, :class:`Refused` if it is secret,
+    :class:`scoring.table.locking.GameGone` if the game was deleted.
+    """
+    with transaction.atomic():
+        lock_game(game)
+        stored = _kept(game).select_for_update().get(pk=draft_id)
+        if stored.phone == phone:
+            return stored
+        if stored.kind in SECRET_KINDS:
+            raise Refused
+        Draft.objects.filter(game=game, phone=phone).delete()
+        stored.phone, stored.by = phone, by
+        stored.save(update_fields=["phone", "by", "updated"])
+        _count_activity(game)
+    return stored
+
+
+def taken_by(game: Game, draft_id: int, phone: str) -> bool:
+    """Whether draft ``draft_id``, once this phone's, is now another phone's (it was continued there)."""
+    return _kept(game).filter(pk=draft_id).exclude(phone=phone).exists()
+
+
+def entering(game: Game, phone: str) -> list[Entering]:
+    """The entries in progress at ``game``, in the order they started, as ``phone`` sees them."""
+    return [entry for entry, _stored in _entering(game, phone)]
+
+
+def _entering(game: Game, phone: str) -> list[tuple[Entering, Draft]]:
+    return [
+        (
+            Entering(
+                id=stored.pk,
+                who=stored.by,
+                kind=stored.kind,
+                territory=_territory(stored),
+                editing=stored.editing,
+                is_mine=bool(phone) and stored.phone == phone,
+                can_take=stored.phone != phone and stored.kind not in SECRET_KINDS,
+                url=entry_url(stored),
+            ),
+            stored,
+        )
+        for stored in _kept(game).order_by("pk")
+    ]
+
+
+def rival(game: Game, phone: str, start: EventDraft) -> Entering | None:
+    """Another phone's entry of the same new event as ``start`` (the same territory, or the same promo tile or
+    correction for the same player), which this phone may continue: opening it asks first, rather than letting
+    two phones enter one territory. ``None`` when ``start`` names no territory or player yet."""
+    kind, event = start.kind, start.event
+    key = "territory" if kind == EventType.TERRITORY else "player"
+    subject = event.get(key)
+    if not subject or kind in SECRET_KINDS:
+        return None
+    return next(
+        (
+            entry
+            for entry, stored in _entering(game, phone)
+            if entry.can_take
+            and entry.kind == kind
+            and entry.editing is None
+            and isinstance(stored.data.get("event"), dict)
+            and stored.data["event"].get(key) == subject
+        ),
+        None,
+    )
+
+
+def busy(entering: list[Entering]) -> dict[str, Entering]:
+    """The entry of each territory in progress on another phone, by territory: the bottom bar names who is
+    entering it on its button ("Lena…")."""
+    return {
+        entry.territory: entry for entry in entering if not entry.is_mine and entry.editing is None and entry.territory
+    }
+
+
+def entry_url(stored: Draft) -> str:
+    """The page of ``stored``'s entry."""
+    if stored.editing is None:
+        return reverse("event_new", args=[stored.game_id, stored.kind])
+    url = reverse("event_edit", args=[stored.game_id, stored.editing])
+    return f"{url}?show=1" if stored.kind in SECRET_KINDS else url
+
+
+def _territory(stored: Draft) -> str:
+    event = stored.data.get("event") if isinstance(stored.data, dict) else None
+    territory = event.get("territory", "") if isinstance(event, dict) else ""
+    return territory if isinstance(territory, str) else ""
+
+
+def _seen(stored: Draft) -> tuple[object, ...]:
+    """What the other phones show of a draft."""
+    return (stored.pk, stored.phone, stored.by, stored.kind, stored.editing, _territory(stored))
+
+
+def _count_activity(game: Game) -> None:
+    game_changed(game)

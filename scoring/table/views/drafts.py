@@ -1,0 +1,44 @@
+"""The entries in progress shown on a game page: continue another phone's entry here, or cancel this
+phone's (see :mod:`scoring.table.drafts`)."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.db.models import prefetch_related_objects
+from django.http import HttpResponse
+from django.shortcuts import redirect
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from scoring.access import game_for_player, okanagan_game
+from scoring.http import HtmxHttpRequest, game_over
+from scoring.models import Draft
+from scoring.phones import known_phone, my_seat, phone_id
+from scoring.table import drafts
+
+
+@require_POST
+def draft_take(request: HtmxHttpRequest, game_id: int, draft_id: int) -> HttpResponse:
+    """Continue on this phone an entry that another phone started ("Continue here"), where it was."""
+    game = okanagan_game(game_for_player(request, game_id))
+    if not game.is_playing:
+        return game_over(request, game.pk)
+    prefetch_related_objects([game], "seats")
+    by = seat.name if (seat := my_seat(request, game)) is not None else ""
+    try:
+        stored = drafts.take(game, draft_id, phone_id(request), by)
+    except Draft.DoesNotExist:
+        messages.info(request, _("This entry is no longer in progress: here is the game."))
+        return redirect("game", game_id=game.pk)
+    except drafts.Refused:
+        messages.error(request, _("Objective cards are secret to their player: they are entered on their own phone."))
+        return redirect("game", game_id=game.pk)
+    return redirect(drafts.entry_url(stored))
+
+
+@require_POST
+def draft_cancel(request: HtmxHttpRequest, game_id: int, draft_id: int) -> HttpResponse:
+    """Drop this phone's entry in progress; another phone's stays."""
+    game = okanagan_game(game_for_player(request, game_id))
+    drafts.discard(game, known_phone(request), draft_id)
+    return redirect("game", game_id=game.pk)

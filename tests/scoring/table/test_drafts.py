@@ -1,0 +1,209 @@
+"""Entries kept on the server: a reload or Back lands where the phone was, the game page shows every phone's
+entry in progress, another phone may continue one (not objective cards), and nothing is lost or saved twice."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.test import Client
+from django.utils import timezone
+
+from scoring.models import Draft, Game, Seat
+from scoring.phones import PHONE_KEY
+from support.entry import Entry
+from tests.scoring.table.test_territory_entry import enter_forest
+
+RED = "1"
+
+
+def forest_begun(client: Client, game: Game) -> Entry:
+    """A forest entered up to its buildings."""
+    entry = Entry(client, f"/games/{game.pk}/events/new/territory/")
+    entry.tap("set:territory:forest").tap("count:rewards:green-square:2")
+    assert entry.stage == "board"
+    return entry
+
+
+def phone_of(client: Client) -> str:
+    phone: str = client.session[PHONE_KEY]
+    return phone
+
+
+def activity(game: Game) -> int:
+    game.refresh_from_db()
+    return game.activity
+
+
+def test_a_reload_lands_where_the_phone_was(member_client: Client, game: Game) -> None:
+    entry = forest_begun(member_client, game)
+    again = Entry(member_client, entry.url)  # a reload, pull-to-refresh or Back: a GET of the same page
+    assert again.stage == "board"
+    assert "Your entry was kept." in again.html
+    assert again.draft == entry.draft
+    assert again.field("draft_id") == entry.field("draft_id") == str(Draft.objects.get().pk)
+
+
+def test_the_game_page_offers_this_phones_entry_to_continue_or_cancel(member_client: Client, game: Game) -> None:
+    forest_begun(member_client, game)
+    page = member_client.get(f"/games/{game.pk}/").content.decode()
+    assert "Your entry in progress: scoring a forest" in page
+    assert f'href="/games/{game.pk}/events/new/territory/">Continue</a>' in page
+    assert Entry(member_client, f"/games/{game.pk}/events/new/territory/").stage == "board"
+    draft = Draft.objects.get()
+    cancelled = member_client.post(f"/games/{game.pk}/drafts/{draft.pk}/cancel/")
+    assert cancelled.status_code == 302 and not Draft.objects.exists()
+    assert "Your entry in progress" not in member_client.get(f"/games/{game.pk}/").content.decode()
+    assert Entry(member_client, f"/games/{game.pk}/events/new/territory/").stage == "territory"
+
+
+def test_cancel_this_entry_drops_it(member_client: Client, game: Game) -> None:
+    entry = forest_begun(member_client, game)
+    entry.tap("cancel", htmx=True)
+    assert entry.response["HX-Redirect"] == f"/games/{game.pk}/"
+    assert not Draft.objects.exists()
+    assert Entry(member_client, entry.url).stage == "territory"
+
+
+def test_a_phone_cannot_cancel_another_phones_entry(member_client: Client, owner_client: Client, game: Game) -> None:
+    forest_begun(member_client, game)
+    draft = Draft.objects.get()
+    assert owner_client.post(f"/games/{game.pk}/drafts/{draft.pk}/cancel/").status_code == 302
+    assert Draft.objects.filter(pk=draft.pk).exists()
+
+
+def test_another_entry_replaces_this_phones_entry(member_client: Client, game: Game) -> None:
+    forest_begun(member_client, game)
+    Entry(member_client, f"/games/{game.pk}/events/new/adjust/").tap(f"set:player:{RED}")
+    draft = Draft.objects.get()
+    assert (draft.kind, draft.editing) == ("adjust", None)
+    assert Entry(member_client, f"/games/{game.pk}/events/new/territory/").stage == "territory"
+
+
+def test_the_other_phones_see_who_enters_what(member_client: Client, owner_client: Client, game: Game) -> None:
+    entry = Entry(member_client, f"/games/{game.pk}/events/new/territory/").tap("set:territory:lake")
+    page = owner_client.get(f"/games/{game.pk}/").content.decode()
+    assert "A phone is scoring a lake…" in page and "Continue here" in page
+    Seat.objects.filter(game=game, name="Red").update(phone=phone_of(member_client))  # "I am Red"
+    entry.tap("add:rewards:blue-circle:1")
+    page = owner_client.get(f"/games/{game.pk}/").content.decode()
+    assert "Red is scoring a lake…" in page
+
+
+def test_each_kind_of_entry_is_worded(member_client: Client, owner_client: Client, game: Game) -> None:
+    wording = {
+        "territory": "A phone is scoring a territory…",
+        "volcano": "A phone is entering the Volcano…",
+        "beaver_dam": "A phone is entering the Beaver Dam…",
+        "objectives": "A phone is entering objective cards…",
+        "adjust": "A phone is entering a correction…",
+    }
+    for kind, words in wording.items():
+        Entry(member_client, f"/games/{game.pk}/events/new/{kind}/").tap("add:nuggets:1")  # any tap keeps it
+        assert words in owner_client.get(f"/games/{game.pk}/").content.decode(), kind
+    Entry(member_client, f"/games/{game.pk}/events/new/round_end/").tap("reopen:x")
+    assert "A phone is entering the end of round 1…" in owner_client.get(f"/games/{game.pk}/").content.decode()
+    enter_forest(member_client, game).tap("take:green-circle:1")  # its last choice: saved
+    Entry(member_client, f"/games/{game.pk}/events/0/").tap("reopen:picks")
+    assert "A phone is editing event 0…" in owner_client.get(f"/games/{game.pk}/").content.decode()
+
+
+def test_another_phone_continues_an_entry_where_it_was(member_client: Client, owner_client: Client, game: Game) -> None:
+    mine = forest_begun(member_client, game)
+    draft = Draft.objects.get()
+    taken = owner_client.post(f"/games/{game.pk}/drafts/{draft.pk}/take/")
+    assert taken.status_code == 302 and taken["Location"] == f"/games/{game.pk}/events/new/territory/"
+    theirs = Entry(owner_client, taken["Location"])
+    assert theirs.stage == "board" and theirs.draft == mine.draft
+    assert Draft.objects.get().phone == phone_of(owner_client)
+    assert "Your entry in progress" in owner_client.get(f"/games/{game.pk}/").content.decode()
+
+    # The first phone's page is out of date: its next tap says where the entry went, and changes nothing.
+    mine.tap("cycle:buildings:0:farm")
+    assert mine.response.status_code == 302 and mine.response["Location"] == f"/games/{game.pk}/"
+    page = member_client.get(f"/games/{game.pk}/").content.decode()
+    assert "This entry was continued on another phone." in page
+    assert "A phone is scoring a forest…" in page
+    assert Draft.objects.get().phone == phone_of(owner_client)
+    assert theirs.tap("cycle:buildings:0:farm").response.status_code == 200
+
+
+def test_objective_cards_are_not_continued_on_another_phone(
+    member_client: Client, owner_client: Client, game: Game
+) -> None:
+    Entry(member_client, f"/games/{game.pk}/events/new/objectives/").tap(f"set:player:{RED}")
+    draft = Draft.objects.get()
+    page = owner_client.get(f"/games/{game.pk}/").content.decode()
+    assert "A phone is entering objective cards…" in page and "Continue here" not in page
+    refused = owner_client.post(f"/games/{game.pk}/drafts/{draft.pk}/take/", follow=True)
+    assert "Objective cards are secret to their player" in refused.content.decode()
+    assert Draft.objects.get().phone == phone_of(member_client)
+
+
+def test_a_saved_entry_is_not_saved_again_from_an_old_page(member_client: Client, game: Game) -> None:
+    entry = enter_forest(member_client, game)
+    old_page = entry.response
+    entry.tap("take:green-circle:1")  # the last choice saves
+    assert entry.response.status_code == 302 and not Draft.objects.exists()
+    entry.response = old_page  # Back, then the same tap again
+    entry.tap("take:green-circle:1")
+    assert entry.response.status_code == 302
+    assert "This entry is no longer in progress" in member_client.get(f"/games/{game.pk}/").content.decode()
+    assert game.events.count() == 1
+
+
+def test_an_entry_left_for_more_than_12_hours_is_dropped(
+    member_client: Client, owner_client: Client, game: Game
+) -> None:
+    forest_begun(member_client, game)
+    Draft.objects.update(updated=timezone.now() - timedelta(hours=13))
+    assert "scoring a forest" not in owner_client.get(f"/games/{game.pk}/").content.decode()
+    assert Entry(member_client, f"/games/{game.pk}/events/new/territory/").stage == "territory"
+    Entry(owner_client, f"/games/{game.pk}/events/new/adjust/").tap(f"set:player:{RED}")  # a new draft
+    assert list(Draft.objects.values_list("kind", flat=True)) == ["adjust"]  # the old one is gone
+
+
+def test_a_finished_game_has_no_entries(member_client: Client, owner_client: Client, game: Game) -> None:
+    forest_begun(member_client, game)
+    draft = Draft.objects.get()
+    game.refresh_from_db()
+    member_client.post(f"/games/{game.pk}/finish/", {"revision": game.revision})
+    assert not Draft.objects.exists()
+    taken = owner_client.post(f"/games/{game.pk}/drafts/{draft.pk}/take/", follow=True)
+    assert taken.redirect_chain == [(f"/games/{game.pk}/", 302)]  # a stale "Continue here": the game as it is
+    assert "The game has ended: its events can no longer be changed." in taken.content.decode()
+
+
+def test_activity_counts_only_what_the_other_phones_see(
+    member_client: Client, owner_client: Client, game: Game
+) -> None:
+    counted = activity(game)
+
+    def counts(expected: int) -> None:
+        nonlocal counted
+        assert activity(game) == counted + expected
+        counted += expected
+
+    entry = Entry(member_client, f"/games/{game.pk}/events/new/territory/")
+    counts(0)  # opening an entry shows nothing yet
+    entry.tap("set:territory:forest")
+    counts(1)  # an entry begins
+    entry.tap("count:rewards:green-square:3").tap("cycle:buildings:0:farm")
+    counts(0)  # taps in between
+    entry.tap("reopen:territory")
+    counts(1)  # no territory chosen any more
+    entry.tap("set:territory:lake")
+    counts(1)
+    Seat.objects.filter(game=game, name="Red").update(phone=phone_of(member_client))
+    entry.tap("add:rewards:blue-circle:1")
+    counts(1)  # now "Red is scoring a lake"
+    taken = owner_client.post(f"/games/{game.pk}/drafts/{Draft.objects.get().pk}/take/")
+    counts(1)
+    theirs = Entry(owner_client, taken["Location"])
+    theirs.tap("cancel")
+    counts(1)
+    Entry(owner_client, f"/games/{game.pk}/events/new/round_end/").tap("save")
+    counts(0)  # a save with no entry kept: the log's revision tells the other phones
+    entry = enter_forest(member_client, game)
+    counts(1)
+    entry.tap("take:green-circle:1")  # the last choice saves
+    counts(1)
