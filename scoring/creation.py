@@ -16,6 +16,7 @@ from django.utils import timezone
 from rules import PlayerResult, name_key, score_sheet
 from scoring import states
 from scoring.models import Event, Game, Group, Profile, Seat
+from scoring.standings import results_changed
 
 
 @dataclass(frozen=True)
@@ -77,6 +78,9 @@ def create_games(group: Group, games: Sequence[NewGame]) -> list[Game]:
             batch_size=1000,
         )  # fmt: skip
         states.store(events, [state for new in games for state in _states(new)])
+        finished = [row for row, new in zip(rows, games, strict=True) if new.results is not None]
+        if finished:
+            results_changed.send(Game, group=group, games=finished)
     return rows
 
 

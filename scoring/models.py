@@ -119,6 +119,11 @@ class Game(models.Model):
     start_token = models.CharField(max_length=32, blank=True, default="")
     """The token of the "Start the game" form that made it: the same form posted twice (a double tap, a phone
     sending again) finds this game instead of starting another."""
+    imported = models.BooleanField(default=False)
+    """A play brought in from elsewhere (a BG Stats ``.bgsplay`` file): its scores and ranks only, no events."""
+    source_play_id = models.CharField(max_length=64, blank=True, default="")
+    """An imported play's ``sourcePlayId`` in the file it came from (empty otherwise): the same play imported
+    twice is refused."""
 
     class Meta:
         ordering = ["-created"]
@@ -198,6 +203,13 @@ class Seat(models.Model):
     that a line half filled in is never lost and every value is checked again when the game is scored."""
     line_done = models.BooleanField(default=False)
     """Whether this player's line was checked and saved ("Done")."""
+    rating_mu = models.FloatField(null=True, blank=True)
+    rating_sigma = models.FloatField(null=True, blank=True)
+    """This player's skill rating (OpenSkill's μ and σ) within the group and the game's kind after this game,
+    for a finished game; ``None`` otherwise (:mod:`scoring.history.ratings`)."""
+    facts = models.JSONField(default=dict, blank=True)
+    """What this player's finished Okanagan game gives the group's history, counted from its event log when
+    it finished (:mod:`scoring.history.insights`); empty for a game in progress, a sheet or an imported play."""
 
     class Meta:
         ordering = ["position"]

@@ -12,12 +12,19 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from django.dispatch import Signal
 from django.utils.translation import ngettext
 
 from rules import PARTS, PlayerResult, Result
 from rules.catalogue import Game as RulesGame
 from scoring.models import Game, Seat
 from scoring.wording import WORDS
+
+results_changed = Signal()
+"""Sent, inside the transaction, whenever the finished results of a group's games change — a game finished,
+reopened, deleted, imported or restored — with ``group`` (the :class:`~scoring.models.Group`) and ``games``
+(the games whose result was just stored: empty for a reopened or deleted one). The history's ratings and facts
+are kept by its receivers, so that no page recounts them."""
 
 
 @dataclass(frozen=True)
@@ -42,6 +49,7 @@ def store_result(game: Game, result: Result) -> None:
     for seat, standing in zip(seats, result.standings, strict=True):
         seat.total, seat.rank, seat.parts = standing.total, standing.rank, dict(standing.points)
     Seat.objects.bulk_update(seats, ["total", "rank", "parts"])
+    results_changed.send(Game, group=game.group, games=[game])
 
 
 def player_result(kind: str, name: str, total: int, rank: int, parts: dict[str, int] | None) -> PlayerResult:
