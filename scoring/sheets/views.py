@@ -26,7 +26,7 @@ from scoring.sheets.lines import (
     tied_for_last_tile,
 )
 from scoring.site.quotas import OverQuota, kept_within
-from scoring.wording import error_text
+from scoring.wording import WORDS, error_text
 
 LINE_LENGTH = 200
 """The longest value kept for a field of a line (the form refuses anything longer anyway)."""
@@ -127,7 +127,7 @@ def sheet_score(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
         return redirect("game", game_id=game.pk)
     assembled = assemble(game)
     if assembled.sheet is None:
-        names = ", ".join(seat.name for seat in assembled.missing)
+        names = WORDS.listing([seat.name for seat in assembled.missing])
         messages.error(request, _("Not every line is done yet: %(names)s.") % {"names": names})
         return redirect("game", game_id=game.pk)
     sheet = assembled.sheet

@@ -10,7 +10,7 @@ from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
 from rules import Reward, Shape, SpecialActionKind, Step
-from scoring.wording import explain, label, reward_label, say
+from scoring.wording import WORDS, explain, label, reward_label, say
 
 register = template.Library()
 
@@ -42,6 +42,12 @@ register.filter(reward_label)
 register.filter(explain)
 register.filter(label)
 register.filter(say)
+
+
+@register.filter
+def listing(items: Iterable[str]) -> str:
+    """Names joined as the reader's language joins a list in a sentence: "Ann, Ben, and Cy", "Ann, Ben et Cy"."""
+    return WORDS.listing([str(item) for item in items])
 
 
 @register.filter

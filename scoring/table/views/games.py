@@ -39,7 +39,7 @@ from scoring.table import drafts, gone, seats
 from scoring.table.board import game_context
 from scoring.table.locking import lock_game
 from scoring.table.sheet_table import table_context
-from scoring.wording import error_text
+from scoring.wording import WORDS, error_text
 
 logger = logging.getLogger(__name__)
 
@@ -143,7 +143,7 @@ def _named(game: Game) -> str:
     return _("%(kind)s of %(date)s: %(players)s") % {
         "kind": game.get_kind_display(),
         "date": game.created.date().isoformat(),
-        "players": ", ".join(game.players()),
+        "players": WORDS.listing(list(game.players())),
     }
 
 

@@ -58,8 +58,10 @@ def test_starting_asks_only_the_names_and_the_game_waits_for_each_line(member_cl
     game = start(member_client, group, "small_islands", "Ann", "Ben", "Cy")
     assert game.is_playing and game.players() == ("Ann", "Ben", "Cy") and game.sheet is None
     page = member_client.get(f"/games/{game.pk}/").content.decode()
-    assert game.table_code in page and "I am Ben" in page and "Waiting for the lines of Ann, Ben, Cy." in page
+    assert game.table_code in page and "I am Ben" in page and "Waiting for the lines of Ann, Ben, and Cy." in page
     assert "Score the game" not in page
+    french = member_client.get(f"/games/{game.pk}/", headers={"accept-language": "fr"}).content.decode()
+    assert "Ann, Ben et Cy" in french  # names joined as the reader's language joins a list
     assert member_client.get(f"/games/{game.pk}/qr.svg").status_code == 200
 
 
