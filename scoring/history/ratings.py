@@ -22,12 +22,13 @@ from itertools import groupby
 from operator import itemgetter
 from typing import Any
 
+from django.db import connection, transaction
 from django.db.models import Q, QuerySet
 from django.db.models.functions import Coalesce
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
-from openskill.models import PlackettLuce, PlackettLuceRating
+from openskill.models import PlackettLuce
 
 from rules import name_key
 from scoring.history.charts import line
@@ -36,6 +37,8 @@ from scoring.models import Game, Group, Profile, Seat
 
 MODEL = PlackettLuce()
 """The model with the package's default parameters (μ 25, σ 25/3, β σ/2, τ μ/300)."""
+MU, SIGMA = MODEL.mu, MODEL.sigma
+"""Where every player starts."""
 
 SETTLED_SIGMA = 4.0
 """At or below this σ (under half the starting σ), a rating is said to be settled."""
@@ -81,9 +84,20 @@ def _in_finish_order(seats: QuerySet[Seat]) -> QuerySet[Seat]:
     return seats.annotate(ended=Coalesce("game__finished", "game__created")).order_by("ended", "game_id", "position")
 
 
-def recompute(group: Group) -> None:
-    """Rate the group's finished games again from the start, and store on each seat its rating after its game
-    (``None`` for a game in progress or of one player): one query reads the seats, one writes those that changed."""
+type Stored = tuple[float | None, float | None]
+"""A seat's stored rating after its game: (μ, σ), or ``(None, None)``."""
+
+
+def recompute(group: Group, fresh: Iterable[Game] = ()) -> None:
+    """Rate the group's finished games again, and store on each seat its rating after its game (``None`` for a game
+    in progress or of one player): one query reads the seats, one writes those that changed.
+
+    ``fresh`` are the games whose results were just stored: the games that finished before the first of them keep
+    the ratings stored when they finished, so that a game finishing now costs the rating of one game, not of the
+    group's whole history. Without ``fresh`` (a game reopened or deleted), or from a game whose seats have no
+    rating stored yet (one finished before the ratings existed), every game is rated again.
+    """
+    fresh_ids = {game.pk for game in fresh}
     rows = _in_finish_order(
         Seat.objects.filter(game__group=group).filter(
             Q(game__status=Game.Status.FINISHED, rank__isnull=False) | Q(rating_mu__isnull=False)
@@ -91,33 +105,49 @@ def recompute(group: Group) -> None:
     ).values_list(
         "pk", "game_id", "game__kind", "game__status", "profile_id", "name", "rank", "rating_mu", "rating_sigma"
     )
-    current: dict[tuple[str, PlayerKey], PlackettLuceRating] = {}
-    changed: list[Seat] = []
-    for _game_id, game_rows in groupby(rows, key=itemgetter(1)):
+    current: dict[tuple[str, PlayerKey], tuple[float, float]] = {}
+    changed: list[tuple[float | None, float | None, int]] = []
+    trusted = bool(fresh_ids)
+    for game_id, game_rows in groupby(rows, key=itemgetter(1)):
         seats = list(game_rows)
         rated = [
             (pk, (kind, _key(profile_id, name)), float(rank))
             for pk, _game, kind, status, profile_id, name, rank, _mu, _sigma in seats
             if status == Game.Status.FINISHED and rank is not None
         ]
-        after: dict[int, tuple[float | None, float | None]] = {}
+        stored: dict[int, Stored] = {pk: (mu, sigma) for pk, *_rest, mu, sigma in seats}
+        trusted = trusted and game_id not in fresh_ids and _counted(rated, stored)
+        after: dict[int, Stored] = {}
         if len(rated) > 1:  # a game of one player changes nothing
-            teams = [[current.get(key) or MODEL.rating()] for _pk, key, _rank in rated]
-            results = MODEL.rate(teams, ranks=[rank for _pk, _key, rank in rated])
-            for (pk, key, _rank), (rating,) in zip(rated, results, strict=True):
-                current[key] = rating
-                after[pk] = (rating.mu, rating.sigma)
-        for pk, *_rest, mu, sigma in seats:
-            mu_after, sigma_after = after.get(pk, (None, None))
-            if (mu_after, sigma_after) != (mu, sigma):
-                changed.append(Seat(pk=pk, rating_mu=mu_after, rating_sigma=sigma_after))
+            if trusted:
+                results = [stored[pk] for pk, _key, _rank in rated]
+            else:
+                teams = [[MODEL.rating(*current.get(key, (MU, SIGMA)))] for _pk, key, _rank in rated]
+                ranks = [rank for _pk, _key, rank in rated]
+                results = [(team[0].mu, team[0].sigma) for team in MODEL.rate(teams, ranks=ranks)]
+            for (pk, key, _rank), (mu, sigma) in zip(rated, results, strict=True):
+                if mu is not None and sigma is not None:  # always (a trusted seat has its rating): for the types
+                    current[key] = (mu, sigma)
+                after[pk] = (mu, sigma)
+        changed += [
+            (*after.get(pk, (None, None)), pk) for pk, old in stored.items() if after.get(pk, (None, None)) != old
+        ]
     if changed:
-        Seat.objects.bulk_update(changed, ["rating_mu", "rating_sigma"], batch_size=500)
+        table = connection.ops.quote_name(Seat._meta.db_table)
+        with transaction.atomic(), connection.cursor() as cursor:  # one statement, run for each changed seat
+            cursor.executemany(f"UPDATE {table} SET rating_mu = %s, rating_sigma = %s WHERE id = %s", changed)
 
 
-def on_results_changed(sender: Any, group: Group, **kwargs: Any) -> None:
+def _counted(rated: list[tuple[int, tuple[str, PlayerKey], float]], stored: dict[int, Stored]) -> bool:
+    """Whether a game's seats hold the ratings it gave when it finished: each of its players' if it had more than
+    one, and no one else's."""
+    counted = {pk for pk, _key, _rank in rated} if len(rated) > 1 else set()
+    return all((None not in rating) == (pk in counted) for pk, rating in stored.items())
+
+
+def on_results_changed(sender: Any, group: Group, games: Iterable[Game], **kwargs: Any) -> None:
     """The receiver of :data:`scoring.standings.results_changed`."""
-    recompute(group)
+    recompute(group, games)
 
 
 def _rated(group: Group) -> QuerySet[Seat]:

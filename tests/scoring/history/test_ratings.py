@@ -209,9 +209,9 @@ def test_a_restore_rates_its_games_once(monkeypatch: pytest.MonkeyPatch, group: 
         play(group, ("Ann", 40 - hour * 10), ("Ben", 30), finished=START + timedelta(hours=hour))
     calls: list[Group] = []
 
-    def counted(group: Group) -> None:
+    def counted(group: Group, fresh: Any = ()) -> None:
         calls.append(group)
-        recompute(group)
+        recompute(group, fresh)
 
     monkeypatch.setattr("scoring.history.portability.RESTORE_CHUNK", 2)  # 3 chunks
     monkeypatch.setattr("scoring.history.ratings.recompute", counted)
@@ -272,3 +272,21 @@ def test_the_pages_and_the_recount_run_as_many_queries_with_50_games_as_with_5(
     Seat.objects.filter(game__group=group).update(rating_mu=None)
     with django_assert_num_queries(len(recount)):
         recompute(group)
+
+
+def test_a_game_finishing_last_is_rated_from_the_stored_ratings_as_a_full_recount_rates_it(group: Group) -> None:
+    for hour in range(4):
+        play(group, ("Ann", 40 - hour * 10), ("Ben", 30), ("Cy", 20 + hour), finished=START + timedelta(hours=hour))
+    last = play(group, ("Ann", 10), ("Ben", 30), ("Cy", 20))
+    quick = stored(last)
+    Seat.objects.filter(game__group=group).update(rating_mu=None, rating_sigma=None)
+    recompute(group)
+    assert stored(last) == quick
+
+
+def test_games_finished_before_the_ratings_existed_are_rated_when_the_next_one_finishes(group: Group) -> None:
+    earlier = play(group, ("Ann", 40), ("Ben", 30), finished=START)
+    Seat.objects.filter(game__group=group).update(rating_mu=None, rating_sigma=None)  # as the migration left them
+    later = play(group, ("Ann", 40), ("Ben", 30))
+    after_earlier = by_package([(MU, SIGMA)] * 2, [1, 2])
+    assert close(stored(earlier), after_earlier) and close(stored(later), by_package(after_earlier, [1, 2]))
