@@ -42,9 +42,12 @@ class NewGame:
     """The token of the "Start the game" form that starts it (:func:`start_game`)."""
 
 
-def create_games(group: Group, games: Sequence[NewGame]) -> list[Game]:
+def create_games(group: Group, games: Sequence[NewGame], *, announce: bool = True) -> list[Game]:
     """Store ``games`` with their seats (each linked to the group's player of that name, made if new) and
-    their events, in a few queries however many games: a restore holds the write lock only briefly."""
+    their events, in a few queries however many games: a restore holds the write lock only briefly.
+
+    The finished ones are announced (:data:`scoring.standings.results_changed`) unless ``announce`` is false: a
+    restore, writing its games a chunk at a time, announces them all once, at its end."""
     profiles = Profiles(group)
     now = timezone.now()
     with transaction.atomic():
@@ -79,7 +82,7 @@ def create_games(group: Group, games: Sequence[NewGame]) -> list[Game]:
         )  # fmt: skip
         states.store(events, [state for new in games for state in _states(new)])
         finished = [row for row, new in zip(rows, games, strict=True) if new.results is not None]
-        if finished:
+        if finished and announce:
             results_changed.send(Game, group=group, games=finished)
     return rows
 

@@ -17,7 +17,7 @@ from rules.record import check_event_count
 from scoring import states
 from scoring.live.versions import game_changed
 from scoring.models import Event, Game, new_table_code
-from scoring.standings import store_result
+from scoring.standings import clear_result, store_result
 
 type Events = list[dict[str, Any]]
 
@@ -139,15 +139,16 @@ def finish(game: Game, revision: int) -> OkanaganResult:
 def reopen(game: Game, revision: int) -> None:
     """Back to in progress, to correct a finished game at the table, with a new table code: the guests of
     before must join again."""
-    updated = game_changed(
-        game,
-        log=True,
-        where={"revision": revision},
-        status=Game.Status.PLAYING,
-        finished=None,
-        winners=[],
-        table_code=new_table_code(),
-    )
-    if not updated:
-        raise StaleGame
-    game.seats.update(total=None, rank=None, parts={})
+    with transaction.atomic():
+        updated = game_changed(
+            game,
+            log=True,
+            where={"revision": revision},
+            status=Game.Status.PLAYING,
+            finished=None,
+            winners=[],
+            table_code=new_table_code(),
+        )
+        if not updated:
+            raise StaleGame
+        clear_result(game)

@@ -52,6 +52,12 @@ def store_result(game: Game, result: Result) -> None:
     results_changed.send(Game, group=game.group, games=[game])
 
 
+def clear_result(game: Game) -> None:
+    """Take back the reopened ``game``'s result (it counts again once it finishes again)."""
+    game.seats.update(total=None, rank=None, parts={})
+    results_changed.send(Game, group=game.group, games=[])
+
+
 def player_result(kind: str, name: str, total: int, rank: int, parts: dict[str, int] | None) -> PlayerResult:
     """A seat's stored result (its parts in the engine's order: a database may keep a JSON object's keys in
     another)."""

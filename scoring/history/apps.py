@@ -1,4 +1,5 @@
-"""The ``history`` concern as a Django app, for its templates and URLs (its models are the ``scoring`` app's)."""
+"""The ``history`` concern as a Django app, for its templates and URLs (its models are the ``scoring`` app's), and
+its receiver that keeps the ratings when the finished results change."""
 
 from __future__ import annotations
 
@@ -8,3 +9,9 @@ from django.apps import AppConfig
 class HistoryConfig(AppConfig):
     name = "scoring.history"
     label = "scoring_history"
+
+    def ready(self) -> None:
+        from scoring.history.ratings import on_results_changed  # the models are ready only now
+        from scoring.standings import results_changed
+
+        results_changed.connect(on_results_changed, dispatch_uid="scoring.history.ratings")

@@ -96,14 +96,14 @@ def stacked(title: str, rows: Sequence[tuple[str, Sequence[int]]], parts: Sequen
     return _svg(height, title, SafeString("".join(pieces)))
 
 
-def line(title: str, points: Sequence[tuple[str, int]]) -> SafeString:
-    """A player's scores over time: a point per game (label, score), joined by a line."""
+def line(title: str, points: Sequence[tuple[str, float]]) -> SafeString:
+    """A player's scores (or ratings) over time: a point per game (label, value), joined by a line."""
     height, left, bottom = 180, 36, 150
     values = [value for _label, value in points]
     low, high = min([0, *values]), max([1, *values])
     step = (WIDTH - left - 10) / max(1, len(points) - 1)
 
-    def y(value: int) -> float:
+    def y(value: float) -> float:
         return round(bottom - (bottom - 10) * (value - low) / (high - low), 1)
 
     coordinates = [(round(left + index * step, 1), y(value)) for index, value in enumerate(values)]

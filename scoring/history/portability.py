@@ -19,7 +19,7 @@ from uuid import UUID
 from django.contrib.auth.models import User
 from django.core.cache import cache
 from django.core.exceptions import ValidationError
-from django.db import connection
+from django.db import connection, transaction
 from django.db.models import TextField
 from django.db.models.functions import Cast
 from django.utils.dateparse import parse_datetime
@@ -32,6 +32,7 @@ from scoring.history.statistics import OKANAGAN_PARTS, plays
 from scoring.history.streams import json_object, json_text, with_texts
 from scoring.models import GROUP_NAME_LENGTH, Event, Game, Group, Seat, new_token, record_document
 from scoring.site.quotas import OverQuota, check_games, check_groups, kept_within
+from scoring.standings import results_changed
 from scoring.wording import error_text, say
 
 logger = logging.getLogger(__name__)
@@ -188,7 +189,8 @@ def restore(owner: User, data: object) -> Group:
     Everything is checked first (names, texts, every game replayed), so that the database is written
     only for a backup that restores; then the games are written :data:`RESTORE_CHUNK` at a time, each chunk in a
     transaction of its own, so that another table's save never waits long behind a restore (SQLite has one
-    writer at a time). Should a chunk fail, the group is deleted: no half group is left.
+    writer at a time). Should a chunk fail, the group is deleted: no half group is left. The restored results are
+    announced once, at the end (the ratings are counted once, not once per chunk).
     """
     if not isinstance(data, dict) or data.get("format") != BACKUP_FORMAT:
         raise BadBackup(_("This is not a backup of a group (format %(format)s).") % {"format": BACKUP_FORMAT})
@@ -229,10 +231,15 @@ def restore(owner: User, data: object) -> Group:
     except OverQuota as error:
         raise BadBackup(str(error)) from error
     try:
+        rows: list[Game] = []
         for number, chunk in enumerate(batched(checked, RESTORE_CHUNK)):
             if number and connection.vendor == "sqlite":
                 time.sleep(RESTORE_PAUSE)  # the saves that queued meanwhile write first
-            create_games(group, chunk)
+            rows += create_games(group, chunk, announce=False)
+        finished = [row for row in rows if row.status == Game.Status.FINISHED]
+        if finished:  # once for the whole backup: the history's ratings are counted again once, not per chunk
+            with transaction.atomic():
+                results_changed.send(Game, group=group, games=finished)
     except BaseException:
         group.delete()
         raise

@@ -16,7 +16,7 @@ from scoring.creation import NewGame, create_games
 from scoring.live.versions import game_changed
 from scoring.log import StaleGame
 from scoring.models import Game, Group, new_table_code
-from scoring.standings import store_result
+from scoring.standings import clear_result, store_result
 
 
 def start_sheet_game(group: Group, kind: str, players: tuple[str, ...]) -> Game:
@@ -61,7 +61,7 @@ def reopen_sheet_game(game: Game, fill: Callable[[Game], None]) -> None:
         if not done:
             raise StaleGame
         fill(game)
-        game.seats.update(total=None, rank=None, parts={})
+        clear_result(game)
 
 
 def line_changed(game: Game) -> None:

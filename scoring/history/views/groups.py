@@ -34,6 +34,7 @@ from scoring.history.portability import (
     plays_csv,
     restore,
 )
+from scoring.history.ratings import player_history, rating_chart
 from scoring.history.statistics import group_summary, player_stats
 from scoring.history.streams import attachment, download
 from scoring.http import HtmxHttpRequest
@@ -103,10 +104,13 @@ def profile_edit(request: HtmxHttpRequest, group_id: int, profile_id: int) -> Ht
     if request.method == "POST" and form.is_valid():
         form.save()
         return redirect("group", group_id=group.pk)
+    rated = player_history(group, profile)
     sections = [
         {
             "player": record,
             "chart": line(_("Scores over time"), [(play.day.isoformat(), play.total) for play in record.scores]),
+            "ratings": [(record, games[-1].rating)] if (games := rated.get(record.kind)) else [],
+            "rating_chart": rating_chart(games) if games else "",
         }
         for record in player_stats(group, profile)
     ]

@@ -35,6 +35,7 @@ from scoring.models import Game
 from scoring.phones import known_phone, my_seat
 from scoring.results.final import bgstats_context, result_links, sheet_context
 from scoring.site.quotas import OverQuota, check_games, kept_within
+from scoring.standings import results_changed
 from scoring.table import drafts, gone, seats
 from scoring.table.board import game_context
 from scoring.table.locking import lock_game
@@ -132,6 +133,8 @@ def game_delete(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
             lock_game(game)  # deleted by another phone meanwhile: GameGone, and scoring.table.gone says so
             gone.remember(game, gone.deleter(request, game))
             game.delete()
+            # Whatever its status when the page was read: it may have finished since, before the lock was taken.
+            results_changed.send(Game, group=game.group, games=[])
         versions.link_gone(game.spectator_token)
         messages.success(request, _("Game deleted: %(game)s.") % {"game": named})
         return redirect("group", group_id=group_id)
