@@ -24,6 +24,7 @@ from django.core.exceptions import ValidationError
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from rules import TITLES, PlayerResult, Title, name_key, names_problem
 from rules.components import MAX_PLAYERS
@@ -140,7 +141,12 @@ def read_play_file(data: object, now: datetime | None = None) -> PlayFile:
     if not plays:
         raise BadPlayFile(_("The file holds no play."))
     if len(plays) > MAX_FILE_PLAYS:
-        raise BadPlayFile(_("A file may hold at most %(count)d plays.") % {"count": MAX_FILE_PLAYS})
+        raise BadPlayFile(
+            ngettext(
+                "A file may hold at most %(count)d play.", "A file may hold at most %(count)d plays.", MAX_FILE_PLAYS
+            )
+            % {"count": MAX_FILE_PLAYS}
+        )
     latest = (now or timezone.now()) + timedelta(days=1)
     game_entries, player_entries = _by_id(games), _by_id(players)
     accepted, refused = [], []
@@ -207,7 +213,12 @@ def imported_play(
     results are; :class:`PlayRefused` saying why not. Ranks come from the file when every player has one, else
     from the winners and then the scores (competition ranking: the winners first, then the highest score)."""
     if not 1 <= len(seats) <= MAX_PLAYERS:
-        raise PlayRefused(_("it has %(count)d players (1 to %(most)d).") % {"count": len(seats), "most": MAX_PLAYERS})
+        raise PlayRefused(
+            ngettext(
+                "it has %(count)d player (1 to %(most)d).", "it has %(count)d players (1 to %(most)d).", len(seats)
+            )
+            % {"count": len(seats), "most": MAX_PLAYERS}
+        )
     names = [_name(name) for name, _score, _rank, _winner in seats]
     problem = names_problem(names)
     if problem is not None:
