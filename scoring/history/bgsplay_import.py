@@ -201,7 +201,8 @@ def _play(
         player = _entry(players, score.get("playerRefId"))
         if player is None:
             raise PlayRefused(_("one of its players is not in the file's players."))
-        seats.append((player.get("name"), score.get("score"), score.get("rank", 0), score.get("winner", False)))
+        # A rank or winner left out (or null) is not set: 0, and not a winner.
+        seats.append((player.get("name"), score.get("score"), score.get("rank") or 0, score.get("winner") or False))
     return imported_play(title.key, _played(play.get("playDate"), title, latest), seats, source_id.strip())
 
 
@@ -294,8 +295,8 @@ def _name(value: object) -> str:
 def _score(name: str, value: object) -> int:
     """A player's score: a whole number (BG Stats writes it as text, ``"42"``) within :data:`SCORES`."""
     score: int | None = None
-    if _is_int(value):
-        score = int(str(value))
+    if isinstance(value, int) and not isinstance(value, bool):
+        score = value
     elif isinstance(value, float) and value.is_integer():
         score = int(value)
     elif isinstance(value, str) and value.strip().lstrip("-").isdigit() and len(value.strip()) <= 6:

@@ -324,8 +324,21 @@ def test_an_imported_play_leaves_the_average_score_parts_as_they_were(member_cli
 
 
 def test_the_refusals_are_in_the_reader_s_language() -> None:
-    read = read_play_file(play_file(a_play({"Ann": "many"})))
     with translation.override("fr"):
+        read = read_play_file(play_file(a_play({"Ann": "many"})))
         assert str(read.refused[0]) == "Partie 1 (Okanagan: Valley of the Lakes, 2024-05-17 21:30:00) : " + (
             "le score de Ann n’est pas un nombre entier."
         )
+
+
+def test_the_owner_s_quota_of_games_holds_and_then_nothing_is_stored(
+    member_client: Client, group: Group, settings: Any
+) -> None:
+    settings.QUOTA_GAMES = 1
+    file = play_file(a_play({"Ann": "1", "Ben": "2"}), a_play({"Ann": "3", "Ben": "4"}, date="2024-05-18 20:00:00"))
+    response = upload(member_client, group, file)
+    assert response.status_code == 422 and "may hold 1 games" in response.content.decode()
+    assert not Game.objects.exists() and not Profile.objects.exists()
+    upload(member_client, group, play_file(a_play({"Ann": "1", "Ben": "2"})))
+    assert Game.objects.get().imported
+    assert "from BG Stats" in member_client.get(f"/groups/{group.pk}/").content.decode()
