@@ -335,7 +335,9 @@ def import_plays(group: Group, read: PlayFile) -> ImportReport:
     """Store the plays of ``read`` in ``group`` but those it holds already (and a second copy within the file),
     in one transaction, under the owner's quota of games (:class:`~scoring.site.quotas.OverQuota` stores none; an
     imported play holds no log nor sheet, so no bytes count); each player matched to the group's player of that
-    name (:class:`~scoring.creation.Profiles`), made if new."""
+    name (:class:`~scoring.creation.Profiles`), made if new. The group's plays are read once the owner's row is
+    locked (:func:`~scoring.site.quotas.kept_within`): the same file sent twice at once waits, then finds the
+    first's plays."""
     duplicate = _("it is in the group already.")
     refused = list(read.refused)
     with kept_within(group.owner_id):

@@ -23,6 +23,7 @@ from scoring.history.portability import backup
 from scoring.history.statistics import group_stats
 from scoring.models import Game, Group, Profile
 from scoring.standings import stored_result
+from tests.scoring.conftest import at_once, logged_in
 from tests.scoring.history.test_portability import summary
 from tests.scoring.results.test_bgstats import bgsplay, finished_okanagan
 from tests.scoring.sheets.test_sheet_games import COOPER_ISLAND
@@ -342,3 +343,13 @@ def test_the_owner_s_quota_of_games_holds_and_then_nothing_is_stored(
     upload(member_client, group, play_file(a_play({"Ann": "1", "Ben": "2"})))
     assert Game.objects.get().imported
     assert "from BG Stats" in member_client.get(f"/groups/{group.pk}/").content.decode()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_same_file_sent_three_times_at_once_brings_its_play_in_once(member_user: User, group: Group) -> None:
+    file = play_file(a_play({"Ann": "40", "Ben": "38"}))
+    clients = [logged_in(member_user) for _ in range(3)]
+    answers = at_once(3, lambda number: upload(clients[number], group, file))
+    assert [getattr(answer, "status_code", answer) for answer in answers] == [200] * 3
+    assert Game.objects.filter(group=group).count() == 1
+    assert group.profiles.count() == 2
