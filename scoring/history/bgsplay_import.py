@@ -9,8 +9,9 @@ same checks as a file's.
 
 The same play twice: a play's ``uuid`` (BG Stats' ``sourcePlayId``) is kept as the game's ``source_play_id`` (and,
 when it is a uuid, as the game's own ``uuid``, so that the play exported again is the same play for BG Stats); a
-play whose id is a game's of the group is refused, and so is a play without an id whose game, day and players'
-scores are a finished game's of the group.
+play whose id is a game's of the group is refused, and so is a play (with an id or without) whose game, day and
+players' scores are a finished game's of the group: a play sent to BG Stats from here comes back from BG Stats
+under an id of BG Stats' own.
 """
 
 from __future__ import annotations
@@ -346,11 +347,11 @@ def import_plays(group: Group, read: PlayFile) -> ImportReport:
         new: list[ImportedPlay] = []
         for number, play in read.plays:
             play_id = _as_uuid(play.source_play_id)
-            held = play.key() in keys if not play.source_play_id else play.source_play_id.upper() in ids
-            if held or (play_id is not None and str(play_id).upper() in ids):
+            known_ids = {play.source_play_id.upper(), str(play_id).upper() if play_id else ""} - {""}
+            if play.key() in keys or known_ids & ids:
                 refused.append(Refusal(number, TITLES[play.kind].name, play.played.strftime(DATE_FORMAT), duplicate))
                 continue
-            ids.update({play.source_play_id.upper(), str(play_id).upper() if play_id else ""} - {""})
+            ids.update(known_ids)
             keys.add(play.key())
             new.append(_as_known(play, profiles))
         if new:
@@ -363,7 +364,7 @@ def _held(
     group: Group, plays: Iterable[ImportedPlay]
 ) -> tuple[set[str], set[tuple[str, str, tuple[tuple[str, int], ...]]]]:
     """The play ids the group's games hold (their ``source_play_id`` and uuid, upper-case) and the keys
-    (:meth:`ImportedPlay.key`) of its finished games on the days of the plays without an id: two queries."""
+    (:meth:`ImportedPlay.key`) of its finished games on the days of the plays: two queries."""
     plays = list(plays)
     source_ids = {play.source_play_id for play in plays if play.source_play_id}
     uuids = {found for play in plays if (found := _as_uuid(play.source_play_id)) is not None}
@@ -374,7 +375,7 @@ def _held(
         | Q(uuid__in=uuids)
     ).values_list("source_play_id", "uuid"):
         ids.update({source_id.upper(), str(uuid).upper()} - {""})
-    days = {play.played.astimezone(UTC).date() for play in plays if not play.source_play_id}
+    days = {play.played.astimezone(UTC).date() for play in plays}
     keys = set()
     if days:
         start = datetime.combine(min(days), datetime.min.time(), UTC)

@@ -353,3 +353,11 @@ def test_the_same_file_sent_three_times_at_once_brings_its_play_in_once(member_u
     assert [getattr(answer, "status_code", answer) for answer in answers] == [200] * 3
     assert Game.objects.filter(group=group).count() == 1
     assert group.profiles.count() == 2
+
+
+def test_a_play_sent_from_here_that_comes_back_under_another_id_is_refused(member_client: Client, group: Group) -> None:
+    game = finished_okanagan(group, "okanagan-dense-four-players")
+    file = bgsplay(member_client, f"/games/{game.pk}/play.bgsplay")
+    file["plays"][0]["uuid"] = "BG-STATS-OWN-ID"  # BG Stats' id for the play it took from the link
+    page = upload(member_client, group, file).content.decode()
+    assert "0 plays imported" in page and "in the group already" in page
