@@ -103,8 +103,9 @@ def game_for_player(request: HttpRequest, game_id: int) -> Game:
 
 
 def okanagan_game(game: Game) -> Game:
-    """The game, if it is Okanagan (the table, the event log and finishing are Okanagan's); else 404."""
-    if not game.is_okanagan:
+    """The game, if it is Okanagan with its event log (the table, the event log and finishing are Okanagan's, and
+    an imported play has none); else 404."""
+    if not game.has_log:
         raise Http404
     return game
 

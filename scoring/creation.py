@@ -40,6 +40,10 @@ class NewGame:
     """Its id outside the site, if it has one already (a restored game); else a new one."""
     start_token: str = ""
     """The token of the "Start the game" form that starts it (:func:`start_game`)."""
+    imported: bool = False
+    """A play brought in from elsewhere: its results only, no events (:mod:`scoring.history.bgsplay_import`)."""
+    source_play_id: str = ""
+    """An imported play's id in the file it came from."""
 
 
 def create_games(group: Group, games: Sequence[NewGame], *, announce: bool = True) -> list[Game]:
@@ -63,6 +67,8 @@ def create_games(group: Group, games: Sequence[NewGame], *, announce: bool = Tru
                 winners=list(new.winners),
                 uuid=new.uuid or uuid4(),
                 start_token=new.start_token,
+                imported=new.imported,
+                source_play_id=new.source_play_id,
             )
             for new in games
         )

@@ -41,6 +41,7 @@ from scoring.wording import NUGGET_LADDERS, error_text, say
 
 MAX_RECORD_BYTES = 1_000_000
 MAX_BACKUP_BYTES = 5_000_000
+MAX_PLAYS_BYTES = 5_000_000
 
 USERNAME_TAKEN = _("This username is taken (capital letters do not make a new name): choose another.")
 SEAT_LABELS = (_("First player"), _("Second player"), _("Third player"), _("Fourth player"))
@@ -269,6 +270,18 @@ def read_upload(upload: UploadedFile[bytes]) -> object:
         raise forms.ValidationError(
             _("This is not a JSON file: %(error)s"), params={"error": say(error.message)}
         ) from error
+
+
+class PlaysImportForm(forms.Form):
+    """A BG Stats play file (``.bgsplay``) of old plays to bring into a group."""
+
+    plays = forms.FileField(label=_("BG Stats play file (.bgsplay)"))
+
+    def clean_plays(self) -> object:
+        upload = self.cleaned_data["plays"]
+        if upload.size > MAX_PLAYS_BYTES:
+            raise forms.ValidationError(_("The file is too big (at most 5 MB)."))
+        return read_upload(upload)
 
 
 class JoinForm(forms.Form):

@@ -141,6 +141,12 @@ class Game(models.Model):
     def is_okanagan(self) -> bool:
         return self.kind == self.Kind.OKANAGAN
 
+    @property
+    def has_log(self) -> bool:
+        """Whether it is an Okanagan game with its event log: played here, not an imported play (whose page, like
+        a score sheet's, shows its stored result only)."""
+        return self.is_okanagan and not self.imported
+
     def players(self) -> tuple[str, ...]:
         """Player names in seat order (uses the prefetched seats when there are)."""
         return tuple(seat.name for seat in sorted(self.seats.all(), key=lambda seat: seat.position))

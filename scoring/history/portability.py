@@ -28,6 +28,7 @@ from django.utils.translation import gettext as _
 from rules import EventType, RulesError, hide_objectives, names_problem, parse_record, score_record
 from scoring.creation import NewGame, Profiles, create_games, sheet_game
 from scoring.forms import checked_name, checked_text
+from scoring.history.bgsplay_import import ID_LENGTH, PlayRefused, imported_play
 from scoring.history.statistics import OKANAGAN_PARTS, plays
 from scoring.history.streams import json_object, json_text, with_texts
 from scoring.models import GROUP_NAME_LENGTH, Event, Game, Group, Seat, new_token, record_document
@@ -85,7 +86,10 @@ def without_cards(record: dict[str, Any]) -> dict[str, Any]:
 
 BACKUP_CHUNK = 100
 """How many games the backup reads at a time (and their seats and events: two queries)."""
-BACKUP_FIELDS = ("pk", "kind", "uuid", "created", "finished", "status", "promos", "options", "sheet")
+BACKUP_FIELDS = (
+    "pk", "kind", "uuid", "created", "finished", "status", "promos", "options", "sheet", "imported", "source_play_id",
+    "winners",
+)  # fmt: skip
 
 
 def backup(group: Group) -> Iterator[str]:
@@ -107,20 +111,26 @@ def backup_games(group: Group) -> Iterator[str]:
     :data:`BACKUP_CHUNK` at a time, each chunk's seats and events in one query each, as rows (no model is
     made). A finished game's events are written as the database holds them, not parsed to be written again: the
     backup of a large group is quick, and memory does not grow with it. A score sheet never scored has no
-    document yet, and is left out."""
+    document yet, and is left out. An imported play has no document (``null``): it is ``imported``, with its
+    ``source_play_id``, each seat's ``results`` (name, total, rank) and its ``winners``."""
     games = group.games.order_by("created", "pk").values_list(*BACKUP_FIELDS)
     for chunk in batched(games.iterator(chunk_size=BACKUP_CHUNK), BACKUP_CHUNK):
         ids = [game[0] for game in chunk]
         players, events = defaultdict(list), defaultdict(list)
-        for game_id, name in (
-            Seat.objects.filter(game_id__in=ids).order_by("game_id", "position").values_list("game_id", "name")
-        ):
+        results: dict[int, list[dict[str, object]]] = defaultdict(list)
+        seats = Seat.objects.filter(game_id__in=ids).order_by("game_id", "position")
+        for game_id, name, total, rank in seats.values_list("game_id", "name", "total", "rank"):
             players[game_id].append(name)
+            results[game_id].append({"name": name, "total": total, "rank": rank})
         stored = Event.objects.filter(game_id__in=ids).order_by("game_id", "index")
         for game_id, text in stored.values_list("game_id", Cast("data", TextField())):
             events[game_id].append(text)
-        for game_id, kind, uuid, created, finished, status, promos, options, sheet in chunk:
-            if kind == Game.Kind.OKANAGAN:
+        for game_id, kind, uuid, created, finished, status, promos, options, sheet, imported, source, winners in chunk:
+            played: dict[str, object] = {}
+            if imported:
+                document = "null"
+                played = {"imported": True, "source_play_id": source, "results": results[game_id], "winners": winners}
+            elif kind == Game.Kind.OKANAGAN:
                 record = record_document(players[game_id], options, [])
                 if status == Game.Status.PLAYING:
                     document = json_text(without_cards(record | {"events": list(map(json.loads, events[game_id]))}))
@@ -137,6 +147,7 @@ def backup_games(group: Group) -> Iterator[str]:
                 "finished": finished.isoformat() if finished else None,
                 "status": status,
                 "promos": promos,
+                **played,
             }
             yield f'{json_text(entry)[:-1]}, "document": {document}}}'
 
@@ -268,6 +279,8 @@ def _checked_game(number: int, entry: object) -> NewGame:
             raise BadBackup(_("it is not an object"))
         document, kind = entry.get("document"), entry.get("kind")
         created, finished = _date(entry.get("created")), _date(entry.get("finished"))
+        if entry.get("imported") is True:
+            return _imported_game(entry, kind, created, finished)
         if kind == Game.Kind.OKANAGAN:
             record = parse_record(document)
             result = score_record(record)  # replayed: an illegal log is refused, in progress or not
@@ -286,11 +299,25 @@ def _checked_game(number: int, entry: object) -> NewGame:
         if kind in (Game.Kind.SMALL_ISLANDS, Game.Kind.COOPER_ISLAND) and isinstance(document, dict):
             return replace(sheet_game(document), created=created, finished=finished, uuid=_uuid(entry.get("uuid")))
         raise BadBackup(_("it is not a game of Okanagan, Small Islands or Cooper Island"))
-    except (RulesError, BadBackup) as error:
+    except (RulesError, BadBackup, PlayRefused) as error:
         message = error_text(error) if isinstance(error, RulesError) else str(error)
         raise BadBackup(
             _("Game %(number)d cannot be restored: %(error)s") % {"number": number, "error": message}
         ) from error
+
+
+def _imported_game(entry: dict[str, Any], kind: object, created: datetime | None, finished: datetime | None) -> NewGame:
+    """An imported play of a backup, checked as a play file's are (:func:`imported_play`), stored as imported."""
+    results, source = entry.get("results"), entry.get("source_play_id", "")
+    if kind not in Game.Kind.values or not isinstance(results, list) or not isinstance(source, str):
+        raise BadBackup(_("it is not a play of Okanagan, Small Islands or Cooper Island with its results"))
+    if finished is None:
+        raise BadBackup(_("it has no date"))
+    if not all(isinstance(result, dict) for result in results):
+        raise BadBackup(_("it is not a play of Okanagan, Small Islands or Cooper Island with its results"))
+    seats = [(result.get("name"), result.get("total"), result.get("rank"), False) for result in results]
+    play = imported_play(str(kind), finished, seats, source[:ID_LENGTH])
+    return replace(play.new_game(), created=created or finished, uuid=_uuid(entry.get("uuid")))
 
 
 def _uuid(value: object) -> UUID | None:

@@ -150,12 +150,14 @@ class PlayerStats:
         ]
 
     def average_parts(self) -> dict[str, float]:
-        """The average of each part of the score."""
+        """The average of each part of the score, over the plays that have their parts (an imported play has its
+        total only)."""
         totals: dict[str, int] = defaultdict(int)
-        for score in self.scores:
+        parted = [score for score in self.scores if score.parts]
+        for score in parted:
             for part, value in score.parts.items():
                 totals[part] += value
-        return {part: round(value / self.plays, 1) for part, value in totals.items()} if self.plays else {}
+        return {part: round(value / len(parted), 1) for part, value in totals.items()}
 
     def streaks(self) -> tuple[int, int]:
         """(the current run of wins, the longest run of wins), in the order the games were played."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from scoring.history.views import groups, stats
+from scoring.history.views import groups, old_plays, stats
 
 urlpatterns = [
     path("groups/new/", groups.group_create, name="group_create"),
@@ -17,6 +17,7 @@ urlpatterns = [
     path("groups/<id:group_id>/members/<id:user_id>/remove/", groups.member_remove, name="member_remove"),
     path("groups/<id:group_id>/players/<id:profile_id>/", groups.profile_edit, name="profile"),
     path("groups/<id:group_id>/games/import/", groups.game_import, name="game_import"),
+    path("groups/<id:group_id>/plays/import/", old_plays.plays_import, name="plays_import"),
     path("invite/<str:token>/", groups.invite, name="invite"),
     path("games/<id:game_id>/record.json", groups.game_export, name="game_export"),
 ]

@@ -105,24 +105,26 @@ def sheet_decider(result: SheetResult) -> str:
 
 
 def sheet_context(game: Game) -> dict[str, object]:
-    """A finished Small Islands or Cooper Island game: ``final``, each component per player from first place to
-    last (players who share a place in sheet order) and the winners as stored (:mod:`scoring.standings`), what
-    decided and the explanation from the sheet."""
-    result = score_sheet(game.sheet)
+    """A finished Small Islands or Cooper Island game, or an imported play of any of the three games: ``final``,
+    each component per player from first place to last (players who share a place in sheet order) and the winners
+    as stored (:mod:`scoring.standings`); what decided and the explanation from the sheet, if it has one (an
+    imported play has its totals and ranks only: its chart is of the totals)."""
+    result = None if game.imported else score_sheet(game.sheet)
     stored = stored_result(game)
     rows = [player.to_json() for player in stored.by_rank] if stored is not None else []
     columns = [key for key in rows[0] if key not in {"name", "total", "rank"}] if rows else []
+    shown = columns or ["total"]
     chart = stacked(
-        gettext("Score breakdown"),
-        [(str(row["name"]), [int(str(row[column])) for column in columns]) for row in rows],
-        [str(PARTS[column]) for column in columns],
+        gettext("Score breakdown") if columns else gettext("Total"),
+        [(str(row["name"]), [int(str(row[column])) for column in shown]) for row in rows],
+        [str(PARTS[column]) if columns else gettext("Total") for column in shown],
     )
     final = {
         "rows": rows,
         "columns": columns,
         "winner_sentence": winner_sentence(game.winners),  # as stored
-        "decider": sheet_decider(result),
-        "section": result.sections[0],
+        "decider": "" if result is None else sheet_decider(result),
+        "section": None if result is None else result.sections[0],
         "chart": chart,
     }
     return {"game": game, "final": final}

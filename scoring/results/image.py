@@ -130,7 +130,9 @@ def draw_result(title: str, headline: str, decider: str, lines: list[ImageLine],
 def result_png(game: Game, stored: StoredResult) -> bytes:
     """A finished game's result as a PNG for a chat's link preview: the winners, what decided, each player by
     rank with that game's parts, from its ``stored`` result (:mod:`scoring.standings`)."""
-    if game.is_okanagan:
+    if game.imported:  # its scores and ranks only: nothing says what decided
+        decider = ""
+    elif game.is_okanagan:
         decider = okanagan_decider(states.current(game).result)
     else:
         decider = sheet_decider(score_sheet(game.sheet))

@@ -153,7 +153,7 @@ def sheet_correct(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """A member re-opens a scored sheet: every line back on its seat, done; it is scored again with "Score the
     game" (the statistics and the history follow)."""
     game = game_for_member(request, game_id)
-    if game.is_okanagan:
+    if game.is_okanagan or game.imported:  # an imported play has no sheet to correct
         raise Http404
     try:
         reopen_sheet_game(game, sheet_lines)

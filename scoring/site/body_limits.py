@@ -1,7 +1,7 @@
 """How large a request body the site accepts, per URL: the one place that says it.
 
 The body-limit middleware (``scoring.site.middleware``), Django's upload settings and the nginx configuration
-(``manage.py nginx_conf``) all read these figures. The two upload forms check their files against
+(``manage.py nginx_conf``) all read these figures. The upload forms check their files against
 smaller sizes of their own (``scoring.forms``), so that a file just over its form's limit is still
 answered by the form, with its error in place.
 """
@@ -17,6 +17,7 @@ DEFAULT_BODY_LIMIT = 128 * KIB
 BODY_LIMITS = {
     "game_import": 2 * MIB,  # a record file of at most 1 MB, in a multipart body
     "group_restore": 6 * MIB,  # a group's backup of at most 5 MB
+    "plays_import": 6 * MIB,  # a BG Stats play file of at most 5 MB
 }
 """Larger limits for the URLs that take a file, by URL name."""
 

@@ -264,7 +264,7 @@ def game_import(request: HtmxHttpRequest, group_id: int) -> HttpResponse:
 def game_export(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """The record JSON, as a file (a game in progress without its objective cards: see ``exported_document``)."""
     game = game_for_member(request, game_id)
-    if not game.is_okanagan and game.sheet is None:
-        raise Http404  # a sheet still being filled in: nothing to export until it is scored
+    if game.imported or (not game.is_okanagan and game.sheet is None):
+        raise Http404  # an imported play (no record), a sheet still being filled in (nothing scored yet)
     response = JsonResponse(exported_document(game), json_dumps_params={"indent": 2, "ensure_ascii": False})
     return attachment(response, f"okanagan-{game.pk}.json")

@@ -92,7 +92,7 @@ def game_detail(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
         raise Http404
     if not game.is_okanagan and game.is_playing:
         return _sheet_table(request, game)
-    if not game.is_okanagan:
+    if not game.has_log:  # a scored sheet or an imported play: its stored result
         context = {
             **sheet_context(game),
             **result_links(request, game),

@@ -34,8 +34,9 @@ def watch(request: HtmxHttpRequest, token: str) -> HttpResponse:
 
 
 def _watch_context(request: HtmxHttpRequest, game: Game) -> dict[str, object]:
-    """The spectator page of an Okanagan game (live, then its result), or the result of a scored sheet."""
-    if game.is_okanagan:
+    """The spectator page of an Okanagan game (live, then its result), or the result of a scored sheet or of an
+    imported play."""
+    if game.has_log:
         return game_context(request, game, member=False, spectator=True)
     return {
         **sheet_context(game),
@@ -65,9 +66,9 @@ def live(request: HtmxHttpRequest, token: str) -> HttpResponse:
         member = is_member(request, game)
         if not member and not has_joined(request, game):
             raise Http404  # a phone that left the table (new code): nothing to swap in
-        if not game.is_okanagan and not game.is_playing:
+        if not game.has_log and not game.is_playing:
             return HttpResponseClientRefresh()  # a score sheet scored meanwhile: the polling phone shows the result
-        if game.is_okanagan:
+        if game.has_log:
             template, context = "table/game.html#game", game_context(request, game, member=member)
         else:
             template, context = "table/sheet_table.html#table", table_context(request, game)

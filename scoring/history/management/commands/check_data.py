@@ -36,7 +36,8 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         if options["rebuild_states"]:
-            for game in Game.objects.filter(kind=Game.Kind.OKANAGAN).prefetch_related("seats", "events"):
+            games = Game.objects.filter(kind=Game.Kind.OKANAGAN, imported=False)
+            for game in games.prefetch_related("seats", "events"):
                 if next(states.differences(game), None) is not None:
                     states.rebuild(game)
                     self.stdout.write(f"game {game.pk}: states stored again from the log")
@@ -63,6 +64,9 @@ def problems() -> Iterator[str]:
         if game.kind not in Game.Kind.values:  # the group's files name each play's game by its kind
             yield f"game {game.pk}: kind {game.kind!r} is none of the site's games"
             continue
+        if game.imported:  # scores and ranks only: nothing to replay them from
+            yield from _imported_problems(game)
+            continue
         if not game.is_okanagan and game.sheet is None:
             if not game.is_playing:  # a sheet is stored when it is scored: a finished game without one lost it
                 yield f"game {game.pk}: finished without its score sheet"
@@ -77,6 +81,18 @@ def problems() -> Iterator[str]:
                 yield f"game {game.pk}: {difference}"
         if not game.is_playing:
             yield from _stored_differences(game, result)
+
+
+def _imported_problems(game: Game) -> Iterator[str]:
+    """What is wrong with an imported play (:mod:`scoring.history.bgsplay_import`): it is finished with each seat's
+    total and rank, and its winners are the players in first place."""
+    stored = stored_result(game)
+    if game.is_playing or stored is None:
+        yield f"game {game.pk}: imported play without its result stored"
+        return
+    first = tuple(player.name for player in stored.players if player.rank == 1)
+    if stored.winners != first:
+        yield f"game {game.pk}: stored winners {list(stored.winners)}, first place {list(first)}"
 
 
 def _stored_differences(game: Game, result: Result) -> Iterator[str]:
