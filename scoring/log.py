@@ -150,4 +150,4 @@ def reopen(game: Game, revision: int) -> None:
     )
     if not updated:
         raise StaleGame
-    game.seats.update(total=None, rank=None, parts={})
+    game.seats.update(total=None, rank=None, parts={}, facts={})  # a game in progress again shows no facts

@@ -34,6 +34,11 @@ type PlayerKey = tuple[int, str]
 """Who a play counts for: ``(profile id, "")``, or ``(0, name key)`` for a seat with no player."""
 
 
+def player_key(profile_id: int | None, name: str) -> PlayerKey:
+    """Who a seat's play counts for: its player, or its name if it has none."""
+    return (profile_id, "") if profile_id is not None else (0, name_key(name))
+
+
 @dataclass(frozen=True)
 class PlayedSeat:
     """One player's result in one finished game, as stored when the game finished."""
@@ -98,7 +103,7 @@ def plays(group: Group) -> Iterator[PlayedSeat]:
                 kind=Game.Kind(kind),
                 day=(finished or created).date(),
                 seat=position + 1,
-                key=(profile_id, "") if profile_id is not None else (0, name_key(name)),
+                key=player_key(profile_id, name),
                 profile_id=profile_id,
                 name=profile_name if profile_name is not None else name,
                 total=total,

@@ -1,0 +1,403 @@
+"""Insights from the event log: each finished Okanagan game's facts stored on its seats when it finishes
+(:func:`store_facts`, counted by :mod:`scoring.history.facts`), and summed per player and for the group
+(:func:`insights_by_player`, :func:`group_insights`, :func:`winners_and_others`) from one query however many games.
+
+Only finished games have facts, so that nothing secret of a game in progress (a player's objective cards) leaks:
+a game reopened loses them until it finishes again. An imported play has no events, hence no facts: it counts in
+the scores and the records of scores, margins and streaks (:mod:`scoring.history.records`), not here.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import date
+from typing import Any
+
+from django.utils.functional import Promise
+from django.utils.text import format_lazy
+from django.utils.translation import gettext_lazy as _
+
+from rules import Colour, ObjectiveKind, RecordError, Reward, Shape, SpecialActionKind, parse_record, score_record
+from scoring.history.facts import game_facts
+from scoring.history.statistics import PlayerKey, player_key
+from scoring.models import Event, Game, Group, Seat, record_document
+from scoring.wording import ACTIONS, COLOURS, OBJECTIVE_KINDS, SHAPES
+
+type Json = None | bool | int | float | str | list[Json] | dict[str, Json]
+"""A JSON value, as ``json.dumps`` writes it: what the statistics' data is made of."""
+
+
+# Storing ------------------------------------------------------------------------------------------
+
+
+def store_facts(sender: object, *, group: Group, games: Sequence[Game], **kwargs: Any) -> None:
+    """The receiver of :data:`scoring.standings.results_changed`: the facts of each finished Okanagan game of
+    ``games`` (not an imported play) counted from its events, replayed once, and stored on its seats; two
+    queries to read and one to write, however many games (a restore sends a chunk of games at a time)."""
+    finished = [
+        game
+        for game in games
+        if game.kind == Game.Kind.OKANAGAN and game.status == Game.Status.FINISHED and not game.imported
+    ]
+    if not finished:
+        return
+    seats = list(Seat.objects.filter(game__in=finished).order_by("game_id", "position"))
+    events: dict[int, list[object]] = {game.pk: [] for game in finished}
+    for game_id, data in (
+        Event.objects.filter(game__in=finished).order_by("game_id", "index").values_list("game_id", "data")
+    ):
+        events[game_id].append(data)
+    by_game: dict[int, list[Seat]] = {game.pk: [] for game in finished}
+    for seat in seats:
+        by_game[seat.game_id].append(seat)
+    for game in finished:
+        players = [seat.name for seat in by_game[game.pk]]
+        try:
+            facts = game_facts(score_record(parse_record(record_document(players, game.options, events[game.pk]))))
+        except RecordError:  # only a database edited by hand holds an illegal log: no facts rather than wrong ones
+            facts = [{} for _seat in players]
+        for seat, seat_facts in zip(by_game[game.pk], facts, strict=True):
+            seat.facts = seat_facts
+    Seat.objects.bulk_update(seats, ["facts"], batch_size=500)
+
+
+# Reading ------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class FactSeat:
+    """One player's result in one finished game, with its facts (empty but for an Okanagan game played here)."""
+
+    game_id: int
+    kind: Game.Kind
+    day: date
+    """The day the game ended (or was entered, if it has no end)."""
+    key: PlayerKey
+    name: str
+    """The player's current name (the seat's name if it has no player)."""
+    total: int
+    rank: int
+    facts: Mapping[str, Any]
+
+    @property
+    def won(self) -> bool:
+        return self.rank == 1
+
+
+def finished_seats(group: Group) -> list[FactSeat]:
+    """Every seat of the group's finished games with its facts, in the order the games were played (then seat
+    order): one query."""
+    rows = (
+        Seat.objects.filter(game__group=group, game__status=Game.Status.FINISHED)
+        .exclude(rank=None)
+        .exclude(total=None)
+        .order_by("game__finished", "game__created", "game_id", "position")
+        .values_list(
+            "game_id",
+            "game__kind",
+            "game__finished",
+            "game__created",
+            "profile_id",
+            "name",
+            "profile__name",
+            "total",
+            "rank",
+            "facts",
+        )  # fmt: skip
+    )
+    return [
+        FactSeat(
+            game_id=game_id,
+            kind=Game.Kind(kind),
+            day=(finished or created).date(),
+            key=player_key(profile_id, name),
+            name=profile_name if profile_name is not None else name,
+            total=total,
+            rank=rank,
+            facts=facts or {},
+        )
+        for game_id, kind, finished, created, profile_id, name, profile_name, total, rank, facts in rows
+        if total is not None and rank is not None  # excluded by the query: for the type checker
+    ]
+
+
+COUNTS = (
+    "territories_closed",
+    "influence_sum",
+    "influence_count",
+    "ties_broken",
+    "ties_own",
+    "ties_favoured",
+    "explorer_sets",
+    "nuggets",
+)
+"""The facts that are one count each (:mod:`scoring.history.facts`)."""
+BAGS = ("special_actions", "tokens", "objectives", "objectives_completed")
+"""The facts that are counts by kind."""
+
+
+@dataclass
+class Insights:
+    """The facts of some seats summed: a player's games, or every player's (the group's)."""
+
+    games: int = 0
+    """How many seats (a player's games, or every player's games) the sums are over."""
+    counts: Counter[str] = field(default_factory=Counter)
+    bags: dict[str, Counter[str]] = field(default_factory=lambda: {bag: Counter() for bag in BAGS})
+
+    def add(self, facts: Mapping[str, Any]) -> None:
+        """Add one seat's facts."""
+        self.games += 1
+        for name in COUNTS:
+            self.counts[name] += facts.get(name, 0)
+        for name in BAGS:
+            self.bags[name].update(facts.get(name, {}))
+
+    def per_game(self, count: int) -> float:
+        """``count`` per game, to one decimal (0 with no game)."""
+        return round(count / self.games, 1) if self.games else 0.0
+
+    @property
+    def average_influence(self) -> float | None:
+        """Their influence averaged over the territories where they had some (``None``: none)."""
+        count = self.counts["influence_count"]
+        return round(self.counts["influence_sum"] / count, 1) if count else None
+
+    @property
+    def favoured_share(self) -> float | None:
+        """Of the ties they broke and were part of, the share in which they put themself first (``None``: none)."""
+        own = self.counts["ties_own"]
+        return round(self.counts["ties_favoured"] / own, 2) if own else None
+
+    def tokens_by(self, of: type[Colour] | type[Shape]) -> dict[str, int]:
+        """The tokens held at the end, by colour or by shape."""
+        out: Counter[str] = Counter()
+        for reward in Reward:
+            out[(reward.colour if of is Colour else reward.shape).value] += self.bags["tokens"][reward.value]
+        return {key.value: out[key.value] for key in of}
+
+    def objectives(self) -> dict[str, dict[str, int]]:
+        """The objective cards by kind: ``held`` and ``completed`` (scored at least one set)."""
+        return {
+            kind.value: {
+                "held": self.bags["objectives"][kind.value],
+                "completed": self.bags["objectives_completed"][kind.value],
+            }
+            for kind in ObjectiveKind
+        }
+
+    def to_data(self) -> dict[str, Json]:
+        """The insights as JSON data (totals over :attr:`games`; ``null`` when there is nothing to average)."""
+        return {
+            "games": self.games,
+            "territories_closed": self.counts["territories_closed"],
+            "average_influence": self.average_influence,
+            "ties_broken": self.counts["ties_broken"],
+            "ties_own": self.counts["ties_own"],
+            "ties_favoured": self.counts["ties_favoured"],
+            "special_actions": {kind.value: self.bags["special_actions"][kind.value] for kind in SpecialActionKind},
+            "tokens_by_colour": dict(self.tokens_by(Colour)),
+            "tokens_by_shape": dict(self.tokens_by(Shape)),
+            "objectives": {kind: dict(counts) for kind, counts in self.objectives().items()},
+            "explorer_sets": self.counts["explorer_sets"],
+            "nuggets": self.counts["nuggets"],
+        }
+
+
+def with_facts(seats: Iterable[FactSeat]) -> Iterable[FactSeat]:
+    """The seats that have facts: of Okanagan games played here."""
+    return (seat for seat in seats if seat.kind == Game.Kind.OKANAGAN and seat.facts)
+
+
+def insights_by_player(seats: Iterable[FactSeat]) -> dict[PlayerKey, Insights]:
+    """Each player's insights over their finished Okanagan games played here."""
+    out: dict[PlayerKey, Insights] = {}
+    for seat in with_facts(seats):
+        out.setdefault(seat.key, Insights()).add(seat.facts)
+    return out
+
+
+def group_insights(seats: Iterable[FactSeat]) -> Insights:
+    """The group's insights: every player's games together (per game: the average player's game)."""
+    insights = Insights()
+    for seat in with_facts(seats):
+        insights.add(seat.facts)
+    return insights
+
+
+@dataclass(frozen=True)
+class Rate:
+    """How often winners and the other players took one thing, per game."""
+
+    kind: str
+    label: str | Promise
+    """The kind's name in the reader's language."""
+    winners: float
+    others: float
+
+    @property
+    def winners_more(self) -> bool:
+        return self.winners > self.others
+
+
+@dataclass(frozen=True)
+class WinnersAndOthers:
+    """Per game, the special actions and objective cards by kind of the winners (ranked first) and the others."""
+
+    winners: int
+    """Winners' seats counted."""
+    others: int
+    special_actions: tuple[Rate, ...]
+    objectives: tuple[Rate, ...]
+
+    @property
+    def tables(self) -> tuple[tuple[Promise, tuple[Rate, ...]], ...]:
+        """The rates under their headings, as the statistics page shows them."""
+        return ((_("Special actions"), self.special_actions), (_("Objective cards"), self.objectives))
+
+    def to_data(self) -> dict[str, Json]:
+        """As JSON data: each kind's rate per game among winners and among the others."""
+        return {
+            "winners": self.winners,
+            "others": self.others,
+            "special_actions": {
+                rate.kind: {"winners": rate.winners, "others": rate.others} for rate in self.special_actions
+            },
+            "objectives": {rate.kind: {"winners": rate.winners, "others": rate.others} for rate in self.objectives},
+        }
+
+
+def winners_and_others(seats: Iterable[FactSeat]) -> WinnersAndOthers:
+    """Which special actions and objective card kinds winners took more than the others: each kind's count per
+    game among the winners' seats and among the other seats."""
+    winners, others = Insights(), Insights()
+    for seat in with_facts(seats):
+        (winners if seat.won else others).add(seat.facts)
+
+    def rates[K: SpecialActionKind | ObjectiveKind](bag: str, labels: Mapping[K, Promise]) -> tuple[Rate, ...]:
+        return tuple(
+            Rate(kind.value, label, winners.per_game(winners.bags[bag][kind]), others.per_game(others.bags[bag][kind]))
+            for kind, label in labels.items()
+        )
+
+    return WinnersAndOthers(
+        winners.games, others.games, rates("special_actions", ACTIONS), rates("objectives", OBJECTIVE_KINDS)
+    )
+
+
+# Shown ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class InsightRow:
+    """One figure of an insight: its label, the player's figure (``None`` on the group's page) and the group's."""
+
+    label: str | Promise
+    mine: float | None
+    group: float | None
+
+
+@dataclass(frozen=True)
+class Insight:
+    """An insight as a page shows it: its title, its one-sentence definition and its figures."""
+
+    title: Promise
+    definition: Promise
+    rows: tuple[InsightRow, ...]
+
+
+def shown(group: Insights, mine: Insights | None = None) -> list[Insight]:
+    """The insights a page shows, each with its definition: the group's average player per game, beside
+    ``mine`` (a player's) when given."""
+
+    def row(label: str | Promise, figure: Any) -> InsightRow:
+        return InsightRow(label, None if mine is None else figure(mine), figure(group))
+
+    def per_game(name: str) -> Any:
+        return lambda insights: insights.per_game(insights.counts[name])
+
+    def bag(name: str, key: str) -> Any:
+        return lambda insights: insights.per_game(insights.bags[name][key])
+
+    def by(of: type[Colour] | type[Shape], key: str) -> Any:
+        return lambda insights: insights.per_game(insights.tokens_by(of)[key])
+
+    def completed(kind: str) -> Any:
+        def share(insights: Insights) -> float | None:
+            held = insights.bags["objectives"][kind]
+            return round(100 * insights.bags["objectives_completed"][kind] / held) if held else None
+
+        return share
+
+    def favoured(insights: Insights) -> float | None:
+        share = insights.favoured_share
+        return None if share is None else round(100 * share)
+
+    return [
+        Insight(
+            _("Territories closed"),
+            _("Territories they closed (they played the tile that completed them), per game."),
+            (row(_("per game"), per_game("territories_closed")),),
+        ),
+        Insight(
+            _("Influence where they built"),
+            _("Their influence (farm 3, warehouse 2, silo 1) averaged over the territories where they had some."),
+            (row(_("average"), lambda insights: insights.average_influence),),
+        ),
+        Insight(
+            _("Ties broken"),
+            _(
+                "Groups of players tied on influence that they put in order as the closer, per game; favoured: of "
+                "those they were part of, the % in which they put themself first, to collect before the others."
+            ),
+            (row(_("per game"), per_game("ties_broken")), row(_("favoured (%)"), favoured)),
+        ),
+        Insight(
+            _("Special actions"),
+            _("The special actions they took, in a territory or with the Volcano, by kind, per game."),
+            tuple(row(ACTIONS[kind], bag("special_actions", kind.value)) for kind in SpecialActionKind),
+        ),
+        Insight(
+            _("Tokens"),
+            _("The reward tokens they held at the end of the game, by colour and by shape, per game."),
+            (
+                *(row(COLOURS[colour], by(Colour, colour.value)) for colour in Colour),
+                *(row(SHAPES[shape], by(Shape, shape.value)) for shape in Shape),
+            ),
+        ),
+        Insight(
+            _("Objective cards"),
+            _("Their objective cards at the end, by kind, per game; completed: the % of them that scored a set."),
+            tuple(
+                item
+                for kind in ObjectiveKind
+                for item in (
+                    row(OBJECTIVE_KINDS[kind], bag("objectives", kind.value)),
+                    row(format_lazy(_("{kind}: completed (%)"), kind=OBJECTIVE_KINDS[kind]), completed(kind.value)),
+                )
+            ),
+        ),
+        Insight(
+            _("Explorer sets"),
+            _("Sets of 4 tokens of different colours at the end (4 VP each), per game."),
+            (row(_("per game"), per_game("explorer_sets")),),
+        ),
+        Insight(
+            _("Gold nuggets"),
+            _("The gold nuggets they held at the end, per game."),
+            (row(_("per game"), per_game("nuggets")),),
+        ),
+    ]
+
+
+def insights_data(seats: Iterable[FactSeat]) -> dict[str, dict[PlayerKey, dict[str, Json]]]:
+    """Each player's insights as JSON data, by game kind (Okanagan's only: the other games have no event log)
+    and by player (:data:`~scoring.history.statistics.PlayerKey`); the kinds without facts are left out."""
+    by_player = insights_by_player(seats)
+    return (
+        {Game.Kind.OKANAGAN.value: {key: insights.to_data() for key, insights in by_player.items()}}
+        if by_player
+        else {}
+    )
