@@ -1,5 +1,5 @@
 """Insights from the event log: each finished Okanagan game's facts stored on its seats when it finishes
-(:func:`store_facts`, counted by :mod:`scoring.history.facts`), and summed per player and for the group
+(:func:`store_facts`, counted by :mod:`scoring.facts`), and summed per player and for the group
 (:func:`insights_by_player`, :func:`group_insights`, :func:`winners_and_others`) from one query however many games.
 
 Only finished games have facts, so that nothing secret of a game in progress (a player's objective cards) leaks:
@@ -20,7 +20,7 @@ from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
 from rules import Colour, ObjectiveKind, RecordError, Reward, Shape, SpecialActionKind, parse_record, score_record
-from scoring.history.facts import game_facts
+from scoring.facts import game_facts
 from scoring.history.statistics import PlayerKey, player_key
 from scoring.models import Event, Game, Group, Seat, record_document
 from scoring.wording import ACTIONS, COLOURS, OBJECTIVE_KINDS, SHAPES
@@ -133,8 +133,8 @@ COUNTS = (
     "explorer_sets",
     "nuggets",
 )
-"""The facts that are one count each (:mod:`scoring.history.facts`)."""
-BAGS = ("special_actions", "tokens", "objectives", "objectives_completed")
+"""The facts that are one count each (:mod:`scoring.facts`)."""
+BAGS = ("special_actions", "tokens", "cards", "cards_completed")
 """The facts that are counts by kind."""
 
 
@@ -182,8 +182,8 @@ class Insights:
         """The objective cards by kind: ``held`` and ``completed`` (scored at least one set)."""
         return {
             kind.value: {
-                "held": self.bags["objectives"][kind.value],
-                "completed": self.bags["objectives_completed"][kind.value],
+                "held": self.bags["cards"][kind.value],
+                "completed": self.bags["cards_completed"][kind.value],
             }
             for kind in ObjectiveKind
         }
@@ -200,7 +200,7 @@ class Insights:
             "special_actions": {kind.value: self.bags["special_actions"][kind.value] for kind in SpecialActionKind},
             "tokens_by_colour": dict(self.tokens_by(Colour)),
             "tokens_by_shape": dict(self.tokens_by(Shape)),
-            "objectives": {kind: dict(counts) for kind, counts in self.objectives().items()},
+            "objective_cards": {kind: dict(counts) for kind, counts in self.objectives().items()},
             "explorer_sets": self.counts["explorer_sets"],
             "nuggets": self.counts["nuggets"],
         }
@@ -265,7 +265,9 @@ class WinnersAndOthers:
             "special_actions": {
                 rate.kind: {"winners": rate.winners, "others": rate.others} for rate in self.special_actions
             },
-            "objectives": {rate.kind: {"winners": rate.winners, "others": rate.others} for rate in self.objectives},
+            "objective_cards": {
+                rate.kind: {"winners": rate.winners, "others": rate.others} for rate in self.objectives
+            },
         }
 
 
@@ -283,7 +285,7 @@ def winners_and_others(seats: Iterable[FactSeat]) -> WinnersAndOthers:
         )
 
     return WinnersAndOthers(
-        winners.games, others.games, rates("special_actions", ACTIONS), rates("objectives", OBJECTIVE_KINDS)
+        winners.games, others.games, rates("special_actions", ACTIONS), rates("cards", OBJECTIVE_KINDS)
     )
 
 
@@ -326,8 +328,8 @@ def shown(group: Insights, mine: Insights | None = None) -> list[Insight]:
 
     def completed(kind: str) -> Any:
         def share(insights: Insights) -> float | None:
-            held = insights.bags["objectives"][kind]
-            return round(100 * insights.bags["objectives_completed"][kind] / held) if held else None
+            held = insights.bags["cards"][kind]
+            return round(100 * insights.bags["cards_completed"][kind] / held) if held else None
 
         return share
 
@@ -374,7 +376,7 @@ def shown(group: Insights, mine: Insights | None = None) -> list[Insight]:
                 item
                 for kind in ObjectiveKind
                 for item in (
-                    row(OBJECTIVE_KINDS[kind], bag("objectives", kind.value)),
+                    row(OBJECTIVE_KINDS[kind], bag("cards", kind.value)),
                     row(format_lazy(_("{kind}: completed (%)"), kind=OBJECTIVE_KINDS[kind]), completed(kind.value)),
                 )
             ),

@@ -1,4 +1,4 @@
-"""The facts each finished Okanagan game gives the group's history (:mod:`scoring.history.facts`), stored on its
+"""The facts each finished Okanagan game gives the group's history (:mod:`scoring.facts`), stored on its
 seats from now on as each game finishes, are counted here once for the games finished before: each game's log
 replayed through ``rules``. A log the rules refuse (none should exist) leaves its seats without facts; an imported
 play has no log and no facts."""
@@ -10,7 +10,7 @@ from django.db.backends.base.schema import BaseDatabaseSchemaEditor
 from django.db.migrations.state import StateApps
 
 from rules import RECORD_FORMAT, RecordError, parse_record, score_record
-from scoring.history.facts import game_facts
+from scoring.facts import game_facts
 
 
 def seat_facts(apps: StateApps, schema_editor: BaseDatabaseSchemaEditor) -> None:

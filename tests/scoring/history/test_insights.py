@@ -17,7 +17,7 @@ from django.test.utils import CaptureQueriesContext
 
 from rules import score_okanagan
 from scoring.creation import create_game
-from scoring.history.facts import game_facts
+from scoring.facts import game_facts
 from scoring.history.insights import finished_seats, group_insights, insights_by_player, winners_and_others
 from scoring.history.portability import backup, restore
 from scoring.log import finish, reopen
@@ -59,8 +59,8 @@ def test_the_full_game_counted_by_hand() -> None:
     assert facts["Cy"]["special_actions"] == {"two_rewards": 1, "new_tiles": 1, "gold_nugget": 1}  # 6, 22, 29
     assert facts["Dee"]["special_actions"] == {"gifts": 1, "new_objectives": 1, "two_rewards": 1, "gold_nugget": 1}
     # The cards kept last: Ann event 13, Ben 14 (two specific), Cy 15 (two cards), Dee 20.
-    assert facts["Ben"]["objectives"] == {"specific": 2, "territory": 1}
-    assert facts["Cy"]["objectives"] == {"specific": 1, "shape": 1}
+    assert facts["Ben"]["cards"] == {"specific": 2, "territory": 1}
+    assert facts["Cy"]["cards"] == {"specific": 1, "shape": 1}
     # Nuggets: Ann 26; Ben 4 and the correction of event 25; Cy 29; Dee 30.
     assert [facts[player]["nuggets"] for player in facts] == [1, 2, 1, 1]
 
@@ -77,7 +77,7 @@ def test_the_full_game_ends_as_its_expected_result_says() -> None:
         for card in player["objectives"]:
             if card["sets"]:
                 completed[card["kind"]] = completed.get(card["kind"], 0) + 1
-        assert mine["objectives_completed"] == completed
+        assert mine["cards_completed"] == completed
 
 
 def test_the_dense_game_counted_by_hand() -> None:
@@ -104,7 +104,7 @@ def test_the_promo_tiles_counted_by_hand() -> None:
     facts = facts_of("okanagan-promo-tiles")
     # No territory; Ann's Volcano draws a nugget, Cy's new objectives; Ben's Beaver Dam a black hexagon.
     assert facts["Ann"]["special_actions"] == {"gold_nugget": 1} and facts["Ann"]["nuggets"] == 1
-    assert facts["Cy"]["special_actions"] == {"new_objectives": 1} and facts["Cy"]["objectives"] == {"shape": 1}
+    assert facts["Cy"]["special_actions"] == {"new_objectives": 1} and facts["Cy"]["cards"] == {"shape": 1}
     assert facts["Ben"]["tokens"] == {"black-hexagon": 1} and facts["Ben"]["special_actions"] == {}
     assert all(facts[player]["territories_closed"] == 0 for player in facts)
 

@@ -12,7 +12,7 @@ Each player's facts are a JSON object (stored on their seat, :attr:`scoring.mode
   (they collect before the others tied with them);
 - ``special_actions``: the special actions they took, by kind (in a territory, or with the Volcano);
 - ``tokens``: the reward tokens they held at the end, by kind (``green-square``...: its colour and its shape);
-- ``objectives``: their objective cards at the end, by kind; ``objectives_completed``: of those, the cards that
+- ``cards``: their objective cards at the end, by kind; ``cards_completed``: of those, the cards that
   scored at least one set;
 - ``explorer_sets`` and ``nuggets``: their Explorer sets and gold nuggets at the end.
 """
@@ -76,8 +76,8 @@ def game_facts(result: OkanaganResult) -> list[dict[str, Data]]:
                 "ties_favoured": ties[player]["favoured"],
                 "special_actions": dict(actions[player]),
                 "tokens": {reward.value: count for reward, count in score.rewards.items() if count},
-                "objectives": dict(cards),
-                "objectives_completed": dict(completed),
+                "cards": dict(cards),
+                "cards_completed": dict(completed),
                 "explorer_sets": score.explorer_sets,
                 "nuggets": score.nuggets,
             }
