@@ -1,6 +1,6 @@
-"""What one finished Okanagan game gives the group's history, per player: counted from the rules engine's replay
-of its event log (:class:`rules.OkanaganResult`: what each event did, each territory's outcome, the final score),
-never deciding a rule again. Pure: no Django.
+"""What one finished Okanagan game gives the group's history, per player: counted from its event log and its final
+score, each territory's influence, order and special action asked of the rules engine's own steps, never decided
+again. Pure: no Django.
 
 Each player's facts are a JSON object (stored on their seat, :attr:`scoring.models.Seat.facts`):
 
@@ -20,49 +20,51 @@ Each player's facts are a JSON object (stored on their seat, :attr:`scoring.mode
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from typing import Final
 
-from rules import OkanaganResult, assess_influence
+from rules import FinalScore, assess_influence, special_action_recipient
 from rules.data import Data
 from rules.promos import VolcanoEvent
-from rules.record import TerritoryEvent
+from rules.record import Event, TerritoryEvent
 
 FACTS_VERSION: Final = 1
 """Stored with the facts (``"version"``): raise it when what is counted changes, and fill them again."""
 
 
-def game_facts(result: OkanaganResult) -> list[dict[str, Data]]:
-    """Each player's facts in ``result`` (a whole replayed record: its state keeps the log), in seat order."""
-    state = result.state
-    players = state.players
+def game_facts(players: tuple[str, ...], events: Sequence[Event], final: FinalScore) -> list[dict[str, Data]]:
+    """Each player's facts in a finished game of ``players`` (in seat order): its ``events`` (a legal log) and its
+    ``final`` score. Each territory is asked of the engine's own steps (influence, the closer's order, who takes
+    the special action: :mod:`rules.territory`), so the log is never replayed for it."""
     closed: Counter[str] = Counter()
     influence_sum: Counter[str] = Counter()
     influence_count: Counter[str] = Counter()
     ties: dict[str, Counter[str]] = {player: Counter() for player in players}
     actions: dict[str, Counter[str]] = {player: Counter() for player in players}
-    territories = {outcome.event: outcome for outcome in state.territories}
-    for logged in state.log:
-        event = logged.event
+    for event in events:
         if isinstance(event, VolcanoEvent):
             actions[event.player][event.special_action.kind.value] += 1
         if not isinstance(event, TerritoryEvent):
             continue
-        outcome = territories[logged.index]
         closed[event.closed_by] += 1
-        for player, influence in outcome.influence.items():
+        report = assess_influence(players, event.territory, event.closed_by, event.buildings)
+        for player, influence in report.influence.items():
             influence_sum[player] += influence
             influence_count[player] += 1
-        if event.special_action is not None and outcome.special_action_to is not None:
-            actions[outcome.special_action_to][event.special_action.kind.value] += 1
-        report = assess_influence(players, event.territory, event.closed_by, event.buildings)
+        if not report.influence:
+            continue  # nobody built there: no order, no special action
+        order, _steps = report.check_order(event.order)
+        recipient, _steps = special_action_recipient(report, order, event.lone_choice)
+        if event.special_action is not None and recipient is not None:
+            actions[recipient][event.special_action.kind.value] += 1
         for tied in report.ties:
-            chosen = [player for player in outcome.order if player in tied]
+            chosen = [player for player in order if player in tied]
             ties[event.closed_by]["broken"] += 1
             if event.closed_by in tied:
                 ties[event.closed_by]["own"] += 1
                 ties[event.closed_by]["favoured"] += chosen[0] == event.closed_by
     facts: list[dict[str, Data]] = []
-    for player, score in zip(players, result.final.players, strict=True):
+    for player, score in zip(players, final.players, strict=True):
         cards = Counter(objective.card.kind.value for objective in score.objectives)
         completed = Counter(objective.card.kind.value for objective in score.objectives if objective.sets)
         facts.append(

@@ -13,16 +13,30 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
+from functools import reduce
+from operator import or_
 from typing import Any
 
+from django.db.models import Q
 from django.utils.functional import Promise
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
-from rules import Colour, ObjectiveKind, RecordError, Reward, Shape, SpecialActionKind, parse_record, score_record
+from rules import (
+    Colour,
+    ObjectiveKind,
+    RecordError,
+    Reward,
+    Shape,
+    SpecialActionKind,
+    final_score,
+    parse_record,
+    score_record,
+)
+from scoring import states
 from scoring.facts import game_facts
 from scoring.history.statistics import PlayerKey, player_key
-from scoring.models import Event, Game, Group, Seat, record_document
+from scoring.models import Event, EventState, Game, Group, Seat, record_document
 from scoring.wording import ACTIONS, COLOURS, OBJECTIVE_KINDS, SHAPES
 
 type Json = None | bool | int | float | str | list[Json] | dict[str, Json]
@@ -34,8 +48,11 @@ type Json = None | bool | int | float | str | list[Json] | dict[str, Json]
 
 def store_facts(sender: object, *, group: Group, games: Sequence[Game], **kwargs: Any) -> None:
     """The receiver of :data:`scoring.standings.results_changed`: the facts of each finished Okanagan game of
-    ``games`` (not an imported play) counted from its events, replayed once, and stored on its seats; two
-    queries to read and one to write, however many games (a restore sends a chunk of games at a time)."""
+    ``games`` (not an imported play) counted from its events and its final state, and stored on its seats; three
+    queries to read and one to write, however many games (a restore sends a chunk of games at a time).
+
+    The final state is the one stored with the last event (a game finished at the table: nothing is replayed, as
+    no save replays the log); a game stored without its states (a restore) is replayed once."""
     finished = [
         game
         for game in games
@@ -43,24 +60,27 @@ def store_facts(sender: object, *, group: Group, games: Sequence[Game], **kwargs
     ]
     if not finished:
         return
-    seats = list(Seat.objects.filter(game__in=finished).order_by("game_id", "position"))
+    seats: dict[int, list[Seat]] = {game.pk: [] for game in finished}
+    for seat in Seat.objects.filter(game__in=finished).order_by("game_id", "position"):
+        seats[seat.game_id].append(seat)
     events: dict[int, list[object]] = {game.pk: [] for game in finished}
-    for game_id, data in (
-        Event.objects.filter(game__in=finished).order_by("game_id", "index").values_list("game_id", "data")
-    ):
+    rows = Event.objects.filter(game__in=finished).order_by("game_id", "index").values_list("game_id", "data")
+    for game_id, data in rows:
         events[game_id].append(data)
-    by_game: dict[int, list[Seat]] = {game.pk: [] for game in finished}
-    for seat in seats:
-        by_game[seat.game_id].append(seat)
+    last = [Q(event__game_id=game_id, event__index=len(logged) - 1) for game_id, logged in events.items() if logged]
+    stored = dict(EventState.objects.filter(reduce(or_, last)).values_list("event__game_id", "data")) if last else {}
     for game in finished:
-        players = [seat.name for seat in by_game[game.pk]]
+        players = tuple(seat.name for seat in seats[game.pk])
         try:
-            facts = game_facts(score_record(parse_record(record_document(players, game.options, events[game.pk]))))
+            record = parse_record(record_document(players, game.options, events[game.pk]))
+            after = states.load(stored.get(game.pk))
+            final = final_score(after.state) if after is not None else score_record(record).final
+            facts = game_facts(players, record.events, final)
         except RecordError:  # only a database edited by hand holds an illegal log: no facts rather than wrong ones
-            facts = [{} for _seat in players]
-        for seat, seat_facts in zip(by_game[game.pk], facts, strict=True):
+            facts = [{} for _player in players]
+        for seat, seat_facts in zip(seats[game.pk], facts, strict=True):
             seat.facts = seat_facts
-    Seat.objects.bulk_update(seats, ["facts"], batch_size=500)
+    Seat.objects.bulk_update([seat for game in finished for seat in seats[game.pk]], ["facts"], batch_size=500)
 
 
 # Reading ------------------------------------------------------------------------------------------

@@ -24,7 +24,8 @@ def seat_facts(apps: StateApps, schema_editor: BaseDatabaseSchemaEditor) -> None
         document = {"format": RECORD_FORMAT, "players": [seat.name for seat in seats], "options": game.options,
                     "events": events}  # fmt: skip
         try:
-            facts = game_facts(score_record(parse_record(document)))
+            record = parse_record(document)
+            facts = game_facts(record.players, record.events, score_record(record).final)
         except RecordError:
             continue
         for seat, seat_facts in zip(seats, facts, strict=True):

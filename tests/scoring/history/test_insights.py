@@ -15,7 +15,7 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
-from rules import score_okanagan
+from rules import parse_record, score_record
 from scoring.creation import create_game
 from scoring.facts import game_facts
 from scoring.history.insights import finished_seats, group_insights, insights_by_player, winners_and_others
@@ -33,8 +33,9 @@ def example(name: str) -> dict[str, Any]:
 
 
 def facts_of(name: str) -> dict[str, dict[str, Any]]:
-    record = example(name)
-    return dict(zip(record["players"], game_facts(score_okanagan(record)), strict=True))
+    record = parse_record(example(name))
+    facts = game_facts(record.players, record.events, score_record(record).final)
+    return dict(zip(record.players, facts, strict=True))
 
 
 def test_the_full_game_counted_by_hand() -> None:
@@ -126,7 +127,7 @@ def test_a_game_stores_its_facts_when_it_finishes_and_loses_them_when_reopened(g
     assert stored(game) == [{}, {}, {}, {}]  # in progress: secret
     assert not insights_by_player(finished_seats(group))
     finish(game, game.revision)
-    assert stored(game) == game_facts(score_okanagan(record))
+    assert stored(game) == list(facts_of("okanagan-full-game").values())
     game.refresh_from_db()
     reopen(game, game.revision)
     assert stored(game) == [{}, {}, {}, {}]
