@@ -1,6 +1,7 @@
 """Insights from the event log: each finished Okanagan game's facts stored on its seats when it finishes
 (:func:`store_facts`, counted by :mod:`scoring.facts`), and summed per player and for the group
-(:func:`insights_by_player`, :func:`group_insights`, :func:`winners_and_others`) from one query however many games.
+(:func:`insights_by_player`, :func:`group_insights`, :func:`winners_and_others`) from the plays the statistics read
+(:func:`scoring.history.statistics.plays` with its facts): no other query, however many games.
 
 Only finished games have facts, so that nothing secret of a game in progress (a player's objective cards) leaks:
 a game reopened loses them until it finishes again. An imported play has no events, hence no facts: it counts in
@@ -9,10 +10,8 @@ the scores and the records of scores, margins and streaks (:mod:`scoring.history
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import date
 from functools import reduce
 from operator import or_
 from typing import Any
@@ -34,8 +33,8 @@ from rules import (
     score_record,
 )
 from scoring import states
-from scoring.facts import game_facts
-from scoring.history.statistics import PlayerKey, player_key
+from scoring.facts import FIELDS, INDEX, game_facts
+from scoring.history.statistics import PlayedSeat, PlayerKey
 from scoring.models import Event, EventState, Game, Group, Seat, record_document
 from scoring.wording import ACTIONS, COLOURS, OBJECTIVE_KINDS, SHAPES
 
@@ -86,165 +85,89 @@ def store_facts(sender: object, *, group: Group, games: Sequence[Game], **kwargs
 # Reading ------------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class FactSeat:
-    """One player's result in one finished game, with its facts (empty but for an Okanagan game played here)."""
-
-    game_id: int
-    kind: Game.Kind
-    day: date
-    """The day the game ended (or was entered, if it has no end)."""
-    key: PlayerKey
-    name: str
-    """The player's current name (the seat's name if it has no player)."""
-    total: int
-    rank: int
-    facts: Mapping[str, Any]
-
-    @property
-    def won(self) -> bool:
-        return self.rank == 1
-
-
-def finished_seats(group: Group) -> list[FactSeat]:
-    """Every seat of the group's finished games with its facts, in the order the games were played (then seat
-    order): one query."""
-    rows = (
-        Seat.objects.filter(game__group=group, game__status=Game.Status.FINISHED)
-        .exclude(rank=None)
-        .exclude(total=None)
-        .order_by("game__finished", "game__created", "game_id", "position")
-        .values_list(
-            "game_id",
-            "game__kind",
-            "game__finished",
-            "game__created",
-            "profile_id",
-            "name",
-            "profile__name",
-            "total",
-            "rank",
-            "facts",
-        )  # fmt: skip
-    )
-    return [
-        FactSeat(
-            game_id=game_id,
-            kind=Game.Kind(kind),
-            day=(finished or created).date(),
-            key=player_key(profile_id, name),
-            name=profile_name if profile_name is not None else name,
-            total=total,
-            rank=rank,
-            facts=facts or {},
-        )
-        for game_id, kind, finished, created, profile_id, name, profile_name, total, rank, facts in rows
-        if total is not None and rank is not None  # excluded by the query: for the type checker
-    ]
-
-
-COUNTS = (
-    "territories_closed",
-    "influence_sum",
-    "influence_count",
-    "ties_broken",
-    "ties_own",
-    "ties_favoured",
-    "explorer_sets",
-    "nuggets",
-)
-"""The facts that are one count each (:mod:`scoring.facts`)."""
-BAGS = ("special_actions", "tokens", "cards", "cards_completed")
-"""The facts that are counts by kind."""
-
-
 @dataclass
 class Insights:
     """The facts of some seats summed: a player's games, or every player's (the group's)."""
 
     games: int = 0
     """How many seats (a player's games, or every player's games) the sums are over."""
-    counts: Counter[str] = field(default_factory=Counter)
-    bags: dict[str, Counter[str]] = field(default_factory=lambda: {bag: Counter() for bag in BAGS})
+    totals: list[int] = field(default_factory=lambda: [0] * len(FIELDS))
+    """Each count of :data:`scoring.facts.FIELDS` summed."""
 
-    def add(self, facts: Mapping[str, Any]) -> None:
+    def add(self, counts: Sequence[int]) -> None:
         """Add one seat's facts."""
         self.games += 1
-        for name in COUNTS:
-            self.counts[name] += facts.get(name, 0)
-        for name in BAGS:
-            self.bags[name].update(facts.get(name, {}))
+        self.totals = [total + count for total, count in zip(self.totals, counts, strict=True)]
 
-    def per_game(self, count: int) -> float:
+    def merged(self, other: Insights) -> Insights:
+        """These and ``other``'s facts together."""
+        totals = [mine + theirs for mine, theirs in zip(self.totals, other.totals, strict=True)]
+        return Insights(self.games + other.games, totals)
+
+    def __getitem__(self, name: str) -> int:
+        """The total of count ``name`` of :data:`scoring.facts.FIELDS`."""
+        return self.totals[INDEX[name]]
+
+    def per_game(self, name: str) -> float:
+        """The count ``name`` per game, to one decimal (0 with no game)."""
+        return self.per_game_of(self[name])
+
+    def per_game_of(self, count: int) -> float:
         """``count`` per game, to one decimal (0 with no game)."""
         return round(count / self.games, 1) if self.games else 0.0
 
     @property
     def average_influence(self) -> float | None:
         """Their influence averaged over the territories where they had some (``None``: none)."""
-        count = self.counts["influence_count"]
-        return round(self.counts["influence_sum"] / count, 1) if count else None
+        count = self["influence_count"]
+        return round(self["influence_sum"] / count, 1) if count else None
 
     @property
     def favoured_share(self) -> float | None:
         """Of the ties they broke and were part of, the share in which they put themself first (``None``: none)."""
-        own = self.counts["ties_own"]
-        return round(self.counts["ties_favoured"] / own, 2) if own else None
+        own = self["ties_own"]
+        return round(self["ties_favoured"] / own, 2) if own else None
 
     def tokens_by(self, of: type[Colour] | type[Shape]) -> dict[str, int]:
         """The tokens held at the end, by colour or by shape."""
-        out: Counter[str] = Counter()
+        out = {key.value: 0 for key in of}
         for reward in Reward:
-            out[(reward.colour if of is Colour else reward.shape).value] += self.bags["tokens"][reward.value]
-        return {key.value: out[key.value] for key in of}
+            out[(reward.colour if of is Colour else reward.shape).value] += self[f"tokens.{reward.value}"]
+        return out
 
-    def objectives(self) -> dict[str, dict[str, int]]:
-        """The objective cards by kind: ``held`` and ``completed`` (scored at least one set)."""
-        return {
-            kind.value: {
-                "held": self.bags["cards"][kind.value],
-                "completed": self.bags["cards_completed"][kind.value],
-            }
-            for kind in ObjectiveKind
-        }
+    def completed_share(self, kind: ObjectiveKind) -> float | None:
+        """The % of their objective cards of ``kind`` that scored a set (``None``: no such card)."""
+        held = self[f"cards.{kind.value}"]
+        return round(100 * self[f"cards_completed.{kind.value}"] / held) if held else None
 
     def to_data(self) -> dict[str, Json]:
         """The insights as JSON data (totals over :attr:`games`; ``null`` when there is nothing to average)."""
         return {
             "games": self.games,
-            "territories_closed": self.counts["territories_closed"],
+            "territories_closed": self["territories_closed"],
             "average_influence": self.average_influence,
-            "ties_broken": self.counts["ties_broken"],
-            "ties_own": self.counts["ties_own"],
-            "ties_favoured": self.counts["ties_favoured"],
-            "special_actions": {kind.value: self.bags["special_actions"][kind.value] for kind in SpecialActionKind},
+            "ties_broken": self["ties_broken"],
+            "ties_own": self["ties_own"],
+            "ties_favoured": self["ties_favoured"],
+            "special_actions": {kind.value: self[f"special_actions.{kind.value}"] for kind in SpecialActionKind},
             "tokens_by_colour": dict(self.tokens_by(Colour)),
             "tokens_by_shape": dict(self.tokens_by(Shape)),
-            "objective_cards": {kind: dict(counts) for kind, counts in self.objectives().items()},
-            "explorer_sets": self.counts["explorer_sets"],
-            "nuggets": self.counts["nuggets"],
+            "objective_cards": {
+                kind.value: {"held": self[f"cards.{kind.value}"], "completed": self[f"cards_completed.{kind.value}"]}
+                for kind in ObjectiveKind
+            },
+            "explorer_sets": self["explorer_sets"],
+            "nuggets": self["nuggets"],
         }
 
 
-def with_facts(seats: Iterable[FactSeat]) -> Iterable[FactSeat]:
-    """The seats that have facts: of Okanagan games played here."""
-    return (seat for seat in seats if seat.kind == Game.Kind.OKANAGAN and seat.facts)
-
-
-def insights_by_player(seats: Iterable[FactSeat]) -> dict[PlayerKey, Insights]:
+def insights_by_player(seats: Iterable[PlayedSeat]) -> dict[PlayerKey, Insights]:
     """Each player's insights over their finished Okanagan games played here."""
     out: dict[PlayerKey, Insights] = {}
-    for seat in with_facts(seats):
-        out.setdefault(seat.key, Insights()).add(seat.facts)
+    for seat in seats:
+        if seat.counts is not None:
+            out.setdefault(seat.key, Insights()).add(seat.counts)
     return out
-
-
-def group_insights(seats: Iterable[FactSeat]) -> Insights:
-    """The group's insights: every player's games together (per game: the average player's game)."""
-    insights = Insights()
-    for seat in with_facts(seats):
-        insights.add(seat.facts)
-    return insights
 
 
 @dataclass(frozen=True)
@@ -264,49 +187,66 @@ class Rate:
 
 @dataclass(frozen=True)
 class WinnersAndOthers:
-    """Per game, the special actions and objective cards by kind of the winners (ranked first) and the others."""
+    """The facts of the winners' seats (ranked first) and of the others', summed apart: together, the group's."""
 
-    winners: int
-    """Winners' seats counted."""
-    others: int
-    special_actions: tuple[Rate, ...]
-    objectives: tuple[Rate, ...]
+    winners: Insights
+    others: Insights
+
+    @property
+    def group(self) -> Insights:
+        """Every seat's facts: the group's insights (per game: the average player's game)."""
+        return self.winners.merged(self.others)
+
+    def rates(
+        self, bag: str, labels: Mapping[SpecialActionKind, Promise] | Mapping[ObjectiveKind, Promise]
+    ) -> tuple[Rate, ...]:
+        """Each kind of ``bag`` (``special_actions``, ``cards``) per game among the winners and among the others."""
+        return tuple(
+            Rate(
+                kind.value,
+                label,
+                self.winners.per_game(f"{bag}.{kind.value}"),
+                self.others.per_game(f"{bag}.{kind.value}"),
+            )
+            for kind, label in labels.items()
+        )
 
     @property
     def tables(self) -> tuple[tuple[Promise, tuple[Rate, ...]], ...]:
-        """The rates under their headings, as the statistics page shows them."""
-        return ((_("Special actions"), self.special_actions), (_("Objective cards"), self.objectives))
+        """Which special actions and objective card kinds winners took more than the others, per game, under their
+        headings, as the statistics page shows them."""
+        return (
+            (_("Special actions"), self.rates("special_actions", ACTIONS)),
+            (_("Objective cards"), self.rates("cards", OBJECTIVE_KINDS)),
+        )
 
     def to_data(self) -> dict[str, Json]:
-        """As JSON data: each kind's rate per game among winners and among the others."""
+        """As JSON data: the seats counted, and each kind's count per game among the winners and among the others."""
         return {
-            "winners": self.winners,
-            "others": self.others,
-            "special_actions": {
-                rate.kind: {"winners": rate.winners, "others": rate.others} for rate in self.special_actions
-            },
-            "objective_cards": {
-                rate.kind: {"winners": rate.winners, "others": rate.others} for rate in self.objectives
+            "winners": self.winners.games,
+            "others": self.others.games,
+            **{
+                name: {rate.kind: {"winners": rate.winners, "others": rate.others} for rate in self.rates(bag, labels)}
+                for name, bag, labels in (
+                    ("special_actions", "special_actions", ACTIONS),
+                    ("objective_cards", "cards", OBJECTIVE_KINDS),
+                )
             },
         }
 
 
-def winners_and_others(seats: Iterable[FactSeat]) -> WinnersAndOthers:
-    """Which special actions and objective card kinds winners took more than the others: each kind's count per
-    game among the winners' seats and among the other seats."""
+def group_insights(seats: Iterable[PlayedSeat]) -> Insights:
+    """The group's insights: every player's games together (per game: the average player's game)."""
+    return winners_and_others(seats).group
+
+
+def winners_and_others(seats: Iterable[PlayedSeat]) -> WinnersAndOthers:
+    """The facts of the group's finished Okanagan games played here, summed for the winners and for the others."""
     winners, others = Insights(), Insights()
-    for seat in with_facts(seats):
-        (winners if seat.won else others).add(seat.facts)
-
-    def rates[K: SpecialActionKind | ObjectiveKind](bag: str, labels: Mapping[K, Promise]) -> tuple[Rate, ...]:
-        return tuple(
-            Rate(kind.value, label, winners.per_game(winners.bags[bag][kind]), others.per_game(others.bags[bag][kind]))
-            for kind, label in labels.items()
-        )
-
-    return WinnersAndOthers(
-        winners.games, others.games, rates("special_actions", ACTIONS), rates("cards", OBJECTIVE_KINDS)
-    )
+    for seat in seats:
+        if seat.counts is not None:
+            (winners if seat.won else others).add(seat.counts)
+    return WinnersAndOthers(winners, others)
 
 
 # Shown ---------------------------------------------------------------------------------------------
@@ -334,24 +274,17 @@ def shown(group: Insights, mine: Insights | None = None) -> list[Insight]:
     """The insights a page shows, each with its definition: the group's average player per game, beside
     ``mine`` (a player's) when given."""
 
-    def row(label: str | Promise, figure: Any) -> InsightRow:
+    def row(label: str | Promise, figure: Callable[[Insights], float | None]) -> InsightRow:
         return InsightRow(label, None if mine is None else figure(mine), figure(group))
 
-    def per_game(name: str) -> Any:
-        return lambda insights: insights.per_game(insights.counts[name])
+    def per_game(name: str) -> Callable[[Insights], float | None]:
+        return lambda insights: insights.per_game(name)
 
-    def bag(name: str, key: str) -> Any:
-        return lambda insights: insights.per_game(insights.bags[name][key])
+    def by(of: type[Colour] | type[Shape], key: str) -> Callable[[Insights], float | None]:
+        return lambda insights: insights.per_game_of(insights.tokens_by(of)[key])
 
-    def by(of: type[Colour] | type[Shape], key: str) -> Any:
-        return lambda insights: insights.per_game(insights.tokens_by(of)[key])
-
-    def completed(kind: str) -> Any:
-        def share(insights: Insights) -> float | None:
-            held = insights.bags["cards"][kind]
-            return round(100 * insights.bags["cards_completed"][kind] / held) if held else None
-
-        return share
+    def completed(kind: ObjectiveKind) -> Callable[[Insights], float | None]:
+        return lambda insights: insights.completed_share(kind)
 
     def favoured(insights: Insights) -> float | None:
         share = insights.favoured_share
@@ -379,7 +312,7 @@ def shown(group: Insights, mine: Insights | None = None) -> list[Insight]:
         Insight(
             _("Special actions"),
             _("The special actions they took, in a territory or with the Volcano, by kind, per game."),
-            tuple(row(ACTIONS[kind], bag("special_actions", kind.value)) for kind in SpecialActionKind),
+            tuple(row(ACTIONS[kind], per_game(f"special_actions.{kind.value}")) for kind in SpecialActionKind),
         ),
         Insight(
             _("Tokens"),
@@ -396,8 +329,8 @@ def shown(group: Insights, mine: Insights | None = None) -> list[Insight]:
                 item
                 for kind in ObjectiveKind
                 for item in (
-                    row(OBJECTIVE_KINDS[kind], bag("cards", kind.value)),
-                    row(format_lazy(_("{kind}: completed (%)"), kind=OBJECTIVE_KINDS[kind]), completed(kind.value)),
+                    row(OBJECTIVE_KINDS[kind], per_game(f"cards.{kind.value}")),
+                    row(format_lazy(_("{kind}: completed (%)"), kind=OBJECTIVE_KINDS[kind]), completed(kind)),
                 )
             ),
         ),
@@ -414,7 +347,7 @@ def shown(group: Insights, mine: Insights | None = None) -> list[Insight]:
     ]
 
 
-def insights_data(seats: Iterable[FactSeat]) -> dict[str, dict[PlayerKey, dict[str, Json]]]:
+def insights_data(seats: Iterable[PlayedSeat]) -> dict[str, dict[PlayerKey, dict[str, Json]]]:
     """Each player's insights as JSON data, by game kind (Okanagan's only: the other games have no event log)
     and by player (:data:`~scoring.history.statistics.PlayerKey`); the kinds without facts are left out."""
     by_player = insights_by_player(seats)

@@ -1,10 +1,10 @@
 """A group's records at each game: highest score, biggest winning margin, most gold nuggets, most Explorer sets,
 most territories closed in one game, longest winning streak — each naming its player, the game and its date.
 
-Read from the results and facts stored on the seats (:func:`scoring.history.insights.finished_seats`: one query
-however many games). The first to reach a record holds it: a later equal figure does not take it. The facts'
-records (nuggets, Explorer sets, territories) count Okanagan games played here; an imported play counts in the
-scores, margins and streaks.
+Read from the results and facts stored on the seats, as the statistics read them
+(:func:`scoring.history.statistics.plays` with its facts: one query however many games). The first to reach a
+record holds it: a later equal figure does not take it. The facts' records (nuggets, Explorer sets, territories)
+count Okanagan games played here; an imported play counts in the scores, margins and streaks.
 """
 
 from __future__ import annotations
@@ -19,8 +19,8 @@ from django.urls import reverse
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
-from scoring.history.insights import FactSeat, Json
-from scoring.history.statistics import PlayerKey
+from scoring.history.insights import Json
+from scoring.history.statistics import PlayedSeat, PlayerKey
 from scoring.models import Game
 from scoring.wording import WORDS
 
@@ -88,7 +88,7 @@ class Record:
         }
 
 
-def records(kind: Game.Kind, seats: Iterable[FactSeat]) -> list[Record]:
+def records(kind: Game.Kind, seats: Iterable[PlayedSeat]) -> list[Record]:
     """The records of game ``kind`` among ``seats`` (in the order the games were played), in the order of
     :data:`RECORDS`; a record no game gives is left out."""
     games = [list(seats_of) for _game, seats_of in groupby((s for s in seats if s.kind == kind), lambda s: s.game_id)]
@@ -104,11 +104,11 @@ def records(kind: Game.Kind, seats: Iterable[FactSeat]) -> list[Record]:
     return [record for record in found if record is not None]
 
 
-def _fact(name: str) -> Callable[[FactSeat], int | None]:
-    return lambda seat: seat.facts.get(name) if seat.facts else None
+def _fact(name: str) -> Callable[[PlayedSeat], int | None]:
+    return lambda seat: seat.fact(name)
 
 
-def _best(name: str, plays: Iterable[FactSeat], figure: Callable[[FactSeat], int | None]) -> Record | None:
+def _best(name: str, plays: Iterable[PlayedSeat], figure: Callable[[PlayedSeat], int | None]) -> Record | None:
     best: Record | None = None
     for seat in plays:
         value = figure(seat)
@@ -117,7 +117,7 @@ def _best(name: str, plays: Iterable[FactSeat], figure: Callable[[FactSeat], int
     return best
 
 
-def _best_margin(games: Sequence[list[FactSeat]]) -> Record | None:
+def _best_margin(games: Sequence[list[PlayedSeat]]) -> Record | None:
     best: Record | None = None
     for seats in games:
         winners = [seat for seat in seats if seat.won]
@@ -132,7 +132,7 @@ def _best_margin(games: Sequence[list[FactSeat]]) -> Record | None:
     return best
 
 
-def _longest_streak(plays: Iterable[FactSeat]) -> Record | None:
+def _longest_streak(plays: Iterable[PlayedSeat]) -> Record | None:
     runs: dict[PlayerKey, int] = {}
     best: Record | None = None
     for seat in plays:
@@ -142,7 +142,7 @@ def _longest_streak(plays: Iterable[FactSeat]) -> Record | None:
     return best
 
 
-def records_data(seats: Sequence[FactSeat]) -> dict[str, list[dict[str, Json]]]:
+def records_data(seats: Sequence[PlayedSeat]) -> dict[str, list[dict[str, Json]]]:
     """Every game's records as JSON data, by game kind (the kinds the group has finished games of)."""
     kinds = [kind for kind in Game.Kind if any(seat.kind == kind for seat in seats)]
     return {kind.value: [record.to_data() for record in records(kind, seats)] for kind in kinds}

@@ -25,7 +25,7 @@ from scoring.access import (
 from scoring.creation import create_game, create_sheet_game
 from scoring.forms import GroupForm, ImportForm, ProfileForm, RestoreForm
 from scoring.history.charts import line
-from scoring.history.insights import finished_seats, group_insights, insights_by_player, shown
+from scoring.history.insights import group_insights, insights_by_player, shown
 from scoring.history.portability import (
     BadBackup,
     RestoreUnderWay,
@@ -35,7 +35,7 @@ from scoring.history.portability import (
     plays_csv,
     restore,
 )
-from scoring.history.statistics import group_summary, player_key, player_stats
+from scoring.history.statistics import group_summary, player_key, player_stats, plays
 from scoring.history.streams import attachment, download
 from scoring.http import HtmxHttpRequest
 from scoring.live.versions import new_codes
@@ -105,17 +105,17 @@ def profile_edit(request: HtmxHttpRequest, group_id: int, profile_id: int) -> Ht
     if request.method == "POST" and form.is_valid():
         form.save()
         return redirect("group", group_id=group.pk)
-    seats = finished_seats(group)
-    mine = insights_by_player(seats).get(player_key(profile.pk, profile.name))
+    played = list(plays(group, facts=True))
+    mine = insights_by_player(played).get(player_key(profile.pk, profile.name))
     sections = [
         {
             "player": record,
             "chart": line(_("Scores over time"), [(play.day.isoformat(), play.total) for play in record.scores]),
-            "insights": shown(group_insights(seats), mine)
+            "insights": shown(group_insights(played), mine)
             if record.kind == Game.Kind.OKANAGAN and mine is not None
             else None,
         }
-        for record in player_stats(group, profile)
+        for record in player_stats(group, profile, played)
     ]
     context = {"group": group, "form": form, "profile": profile, "sections": sections}
     return render(request, "history/profile.html", context)

@@ -9,9 +9,9 @@ from django.views.decorators.http import require_safe
 
 from scoring.access import member_group
 from scoring.history.charts import bars
-from scoring.history.insights import finished_seats, group_insights, shown, winners_and_others
+from scoring.history.insights import shown, winners_and_others
 from scoring.history.records import records
-from scoring.history.statistics import PlayerStats, group_stats
+from scoring.history.statistics import PlayerStats, group_stats, plays
 from scoring.http import HtmxHttpRequest
 from scoring.models import Game
 from scoring.wording import PARTS
@@ -22,22 +22,23 @@ def group_stats_page(request: HtmxHttpRequest, group_id: int) -> HttpResponse:
     """Per game: each player's plays, wins, win rates, scores, streaks; head-to-heads; wins per player; the
     records; for Okanagan, the group's insights from the event log."""
     group = member_group(request, group_id)
-    seats = finished_seats(group)
-    insights = group_insights(seats)
+    played = list(plays(group, facts=True))
+    split = winners_and_others(played)
+    insights = split.group
     sections = [
         {
             "stats": stats,
             "wins_chart": bars(_("Wins per player"), [(player.name, player.wins) for player in stats.players]),
             "parts": [(part, PARTS[part]) for part in _parts(stats.players)],
-            "records": records(stats.kind, seats),
+            "records": records(stats.kind, played),
             "insights": shown(insights) if stats.kind == Game.Kind.OKANAGAN and insights.games else None,
         }
-        for stats in group_stats(group)
+        for stats in group_stats(group, played)
     ]
     context = {
         "group": group,
         "sections": sections,
-        "winners": winners_and_others(seats) if insights.games else None,
+        "winners": split if insights.games else None,
     }
     return render(request, "history/stats.html", context)
 

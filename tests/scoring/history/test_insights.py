@@ -17,11 +17,13 @@ from django.test.utils import CaptureQueriesContext
 
 from rules import parse_record, score_record
 from scoring.creation import create_game
-from scoring.facts import game_facts
-from scoring.history.insights import finished_seats, group_insights, insights_by_player, winners_and_others
+from scoring.facts import FIELDS, counts_of, game_facts
+from scoring.history.insights import group_insights, insights_by_player, winners_and_others
 from scoring.history.portability import backup, restore
+from scoring.history.statistics import plays
 from scoring.log import finish, reopen
 from scoring.models import Game, Group, Seat
+from scoring.wording import ACTIONS
 from support.random_games import RandomChooser, random_record
 
 DATA = Path(__file__).parents[2] / "data"
@@ -32,10 +34,29 @@ def example(name: str) -> dict[str, Any]:
     return record
 
 
-def facts_of(name: str) -> dict[str, dict[str, Any]]:
+def raw_facts(name: str) -> list[dict[str, Any]]:
+    """The facts of example ``name``, as stored."""
     record = parse_record(example(name))
-    facts = game_facts(record.players, record.events, score_record(record).final)
-    return dict(zip(record.players, facts, strict=True))
+    return game_facts(record.players, record.events, score_record(record).final)
+
+
+def described(facts: dict[str, Any]) -> dict[str, Any]:
+    """Stored facts by name, the counts by kind (``special_actions.trade``) as a mapping without zeros."""
+    counts = counts_of(facts)
+    assert counts is not None
+    out: dict[str, Any] = {"special_actions": {}, "tokens": {}, "cards": {}, "cards_completed": {}}
+    for name, count in zip(FIELDS, counts, strict=True):
+        if "." not in name:
+            out[name] = count
+        elif count:
+            bag, kind = name.split(".")
+            out[bag][kind] = count
+    return out
+
+
+def facts_of(name: str) -> dict[str, dict[str, Any]]:
+    players = example(name)["players"]
+    return {player: described(facts) for player, facts in zip(players, raw_facts(name), strict=True)}
 
 
 def test_the_full_game_counted_by_hand() -> None:
@@ -125,22 +146,22 @@ def test_a_game_stores_its_facts_when_it_finishes_and_loses_them_when_reopened(g
     record = example("okanagan-full-game")
     game = create_game(group, tuple(record["players"]), record["options"], promos=True, events=record["events"])
     assert stored(game) == [{}, {}, {}, {}]  # in progress: secret
-    assert not insights_by_player(finished_seats(group))
+    assert not insights_by_player(list(plays(group, facts=True)))
     finish(game, game.revision)
-    assert stored(game) == list(facts_of("okanagan-full-game").values())
+    assert stored(game) == raw_facts("okanagan-full-game")
     game.refresh_from_db()
     reopen(game, game.revision)
     assert stored(game) == [{}, {}, {}, {}]
-    assert group_insights(finished_seats(group)).games == 0
+    assert group_insights(list(plays(group, facts=True))).games == 0
 
 
 def test_no_insight_from_a_game_in_progress(member_client: Client, group: Group) -> None:
     a_finished_game(group, "okanagan-promo-tiles")
     record = example("okanagan-full-game")
     create_game(group, tuple(record["players"]), record["options"], promos=True, events=record["events"])
-    by_player = insights_by_player(finished_seats(group))
+    by_player = insights_by_player(list(plays(group, facts=True)))
     assert {insights.games for insights in by_player.values()} == {1}
-    assert sum(insights.counts["territories_closed"] for insights in by_player.values()) == 0  # none in the promos
+    assert sum(insights["territories_closed"] for insights in by_player.values()) == 0  # none in the promos
     page = member_client.get(f"/groups/{group.pk}/stats/").content.decode()
     assert "Insights from the event log" in page
 
@@ -165,11 +186,11 @@ def test_the_migration_fills_the_facts_of_games_finished_before(group: Group) ->
 
 def test_winners_and_others_per_game(group: Group) -> None:
     a_finished_game(group)
-    seats = finished_seats(group)
+    seats = list(plays(group, facts=True))
     winner = next(seat for seat in seats if seat.won)
     rates = winners_and_others(seats)
-    assert (rates.winners, rates.others) == (1, 3)
-    nuggets = next(rate for rate in rates.special_actions if rate.kind == "gold_nugget")
+    assert (rates.winners.games, rates.others.games) == (1, 3)
+    nuggets = next(rate for rate in rates.rates("special_actions", ACTIONS) if rate.kind == "gold_nugget")
     # Gold nuggets taken as a special action: Ann 1, Ben 1, Cy 1, Dee 1 (see the test above).
     assert nuggets.winners == 1.0 and nuggets.others == 1.0 and not nuggets.winners_more
     assert winner.name in {"Ann", "Ben", "Cy", "Dee"}

@@ -4,22 +4,24 @@ reach a record keeps it; imported plays count in scores, margins and streaks onl
 from __future__ import annotations
 
 from datetime import date
-from typing import Any
 
 from django.test import Client
 from django.urls import reverse
 
 from scoring.creation import create_sheet_game
-from scoring.history.insights import FactSeat, finished_seats
+from scoring.facts import FIELDS
 from scoring.history.records import records, records_data
+from scoring.history.statistics import PlayedSeat, plays
 from scoring.models import Game, Group
 
 OKANAGAN = Game.Kind.OKANAGAN
 
 
-def seat(game: int, name: str, total: int, rank: int, **facts: Any) -> FactSeat:
-    """A seat of made-up game ``game``, played on day ``game`` of March; ``facts`` empty: an imported play."""
-    return FactSeat(game, OKANAGAN, date(2026, 3, game), (0, name.lower()), name, total, rank, facts)
+def seat(game: int, name: str, total: int, rank: int, **facts: int) -> PlayedSeat:
+    """A seat of made-up game ``game``, played on day ``game`` of March, with ``facts`` (the others 0; none at all:
+    an imported play)."""
+    counts = tuple(facts.get(field, 0) for field in FIELDS) if facts else None
+    return PlayedSeat(game, OKANAGAN, date(2026, 3, game), 1, (0, name.lower()), None, name, total, rank, 2, {}, counts)
 
 
 GAMES = [
@@ -40,7 +42,7 @@ GAMES = [
 ]
 
 
-def held(kind: Game.Kind = OKANAGAN, seats: list[FactSeat] = GAMES) -> dict[str, tuple[int, tuple[str, ...], int]]:
+def held(kind: Game.Kind = OKANAGAN, seats: list[PlayedSeat] = GAMES) -> dict[str, tuple[int, tuple[str, ...], int]]:
     return {record.name: (record.value, record.players, record.game_id) for record in records(kind, seats)}
 
 
@@ -100,8 +102,9 @@ def test_the_statistics_page_shows_each_record_with_its_definition_and_game(
     member_client: Client, group: Group
 ) -> None:
     game = create_sheet_game(group, COOPER)
-    (cooper,) = {seat.kind for seat in finished_seats(group)}
-    assert held(cooper, finished_seats(group)) == {
+    played = list(plays(group, facts=True))
+    (cooper,) = {seat.kind for seat in played}
+    assert held(cooper, played) == {
         "highest_score": (31, ("Ann",), game.pk),
         "biggest_margin": (19, ("Ann",), game.pk),
         "longest_streak": (1, ("Ann",), game.pk),
