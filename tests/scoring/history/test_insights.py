@@ -18,7 +18,7 @@ from django.test.utils import CaptureQueriesContext
 from rules import parse_record, score_record
 from scoring.creation import create_game
 from scoring.facts import FIELDS, counts_of, game_facts
-from scoring.history.insights import group_insights, insights_by_player, winners_and_others
+from scoring.history.insights import group_insights, insights_by_player, insights_data, winners_and_others
 from scoring.history.portability import backup, restore
 from scoring.history.statistics import plays
 from scoring.log import finish, reopen
@@ -230,3 +230,13 @@ def test_the_pages_run_as_many_queries_with_50_games_as_with_5(member_client: Cl
     finished_random_games(group, 45, start=5)
     assert group.games.filter(status=Game.Status.FINISHED).count() == 50
     assert counts() == few
+
+
+def test_the_insights_as_data_per_player(group: Group) -> None:
+    a_finished_game(group)
+    data = insights_data(list(plays(group, facts=True)))
+    ann = data["okanagan"][(group.profiles.get(name="Ann").pk, "")]
+    # Ann in the full game (see above): 4 territories, 2 ties broken, 5 special actions, 17 influence over 8.
+    assert (ann["games"], ann["territories_closed"], ann["ties_broken"], ann["average_influence"]) == (1, 4, 2, 2.1)
+    assert ann["special_actions"]["trade"] == 1 and sum(ann["special_actions"].values()) == 5
+    json.dumps(ann)  # plain JSON values
