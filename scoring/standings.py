@@ -54,7 +54,7 @@ def store_result(game: Game, result: Result) -> None:
 
 def clear_result(game: Game) -> None:
     """Take back the reopened ``game``'s result (it counts again once it finishes again)."""
-    game.seats.update(total=None, rank=None, parts={})
+    game.seats.update(total=None, rank=None, parts={}, facts={})  # a game in progress again shows no facts
     results_changed.send(Game, group=game.group, games=[])
 
 

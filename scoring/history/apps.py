@@ -11,7 +11,11 @@ class HistoryConfig(AppConfig):
     label = "scoring_history"
 
     def ready(self) -> None:
-        from scoring.history.ratings import on_results_changed  # the models are ready only now
+        """Keep what each finished game gives the history as results change: the ratings
+        (:mod:`scoring.history.ratings`) and the facts of its event log (:mod:`scoring.history.insights`)."""
+        from scoring.history.insights import store_facts  # the models are ready only now
+        from scoring.history.ratings import on_results_changed
         from scoring.standings import results_changed
 
+        results_changed.connect(store_facts, dispatch_uid="scoring.history.insights.store_facts")
         results_changed.connect(on_results_changed, dispatch_uid="scoring.history.ratings")

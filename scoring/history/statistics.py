@@ -26,12 +26,18 @@ from operator import itemgetter
 
 from rules import PARTS, name_key
 from rules.catalogue import Game as RulesGame
+from scoring.history.facts import INDEX, counts_of
 from scoring.models import Game, Group, Profile, Seat
 
 OKANAGAN_PARTS = PARTS[RulesGame.OKANAGAN]
 
 type PlayerKey = tuple[int, str]
 """Who a play counts for: ``(profile id, "")``, or ``(0, name key)`` for a seat with no player."""
+
+
+def player_key(profile_id: int | None, name: str) -> PlayerKey:
+    """Who a seat's play counts for: its player, or its name if it has none."""
+    return (profile_id, "") if profile_id is not None else (0, name_key(name))
 
 
 @dataclass(frozen=True)
@@ -54,10 +60,17 @@ class PlayedSeat:
     """How many players the game had."""
     parts: Mapping[str, int]
     """The score's parts: Explorer, objectives, nuggets for Okanagan; the sheet's components otherwise."""
+    counts: tuple[int, ...] | None = None
+    """What the game's event log gave this player (:mod:`scoring.history.facts`, in the order of its ``FIELDS``), when
+    read (``plays(group, facts=True)``) and the game has them: a finished Okanagan game played here."""
 
     @property
     def won(self) -> bool:
         return self.rank == 1
+
+    def fact(self, name: str) -> int | None:
+        """The count ``name`` of :data:`scoring.history.facts.FIELDS` (``None``: no facts)."""
+        return None if self.counts is None else self.counts[INDEX[name]]
 
 
 FIELDS = (
@@ -79,32 +92,34 @@ PLAYS_CHUNK = 2000
 """How many seats :func:`plays` reads at a time: memory does not grow with the group."""
 
 
-def plays(group: Group) -> Iterator[PlayedSeat]:
+def plays(group: Group, *, facts: bool = False) -> Iterator[PlayedSeat]:
     """Every play of the group's finished games, in the order the games were played (then seat order), from one
-    query read :data:`PLAYS_CHUNK` seats at a time."""
+    query read :data:`PLAYS_CHUNK` seats at a time; with ``facts``, each with what its game's event log gave it."""
     rows = (
         Seat.objects.filter(game__group=group, game__status=Game.Status.FINISHED)
         .exclude(rank=None)
         .exclude(total=None)
         .order_by("game__finished", "game__created", "game_id", "position")
-        .values_list(*FIELDS)
+        .values_list(*FIELDS, *(["facts"] if facts else []))
         .iterator(chunk_size=PLAYS_CHUNK)
     )
     for _game_id, game_rows in groupby(rows, key=itemgetter(0)):  # a game's seats come together
         seats = list(game_rows)
-        for game_id, kind, finished, created, position, name, profile_id, profile_name, total, rank, parts in seats:
+        for row in seats:
+            game_id, kind, finished, created, position, name, profile_id, profile_name, total, rank, parts = row[:11]
             yield PlayedSeat(
                 game_id=game_id,
                 kind=Game.Kind(kind),
                 day=(finished or created).date(),
                 seat=position + 1,
-                key=(profile_id, "") if profile_id is not None else (0, name_key(name)),
+                key=player_key(profile_id, name),
                 profile_id=profile_id,
                 name=profile_name if profile_name is not None else name,
                 total=total,
                 rank=rank,
                 players=len(seats),
                 parts=parts or {},
+                counts=counts_of(row[11]) if facts and row[11] else None,
             )
 
 
@@ -225,9 +240,10 @@ def _head_to_head(games: Iterable[list[PlayedSeat]]) -> list[HeadToHead]:
     return [HeadToHead(names[first], names[second], *counts) for (first, second), counts in pairs]
 
 
-def player_stats(group: Group, profile: Profile) -> list[PlayerStats]:
-    """``profile``'s record at each game they have finished plays of, whatever names they played under."""
-    return [line for stats in group_stats(group) for line in stats.players if line.profile_id == profile.pk]
+def player_stats(group: Group, profile: Profile, played: Iterable[PlayedSeat] | None = None) -> list[PlayerStats]:
+    """``profile``'s record at each game they have finished plays of, whatever names they played under (from
+    ``played``, if the caller has read the plays already)."""
+    return [line for stats in group_stats(group, played) for line in stats.players if line.profile_id == profile.pk]
 
 
 @dataclass(frozen=True)

@@ -25,6 +25,7 @@ from scoring.access import (
 from scoring.creation import create_game, create_sheet_game
 from scoring.forms import GroupForm, ImportForm, ProfileForm, RestoreForm
 from scoring.history.charts import line
+from scoring.history.insights import group_insights, insights_by_player, shown
 from scoring.history.portability import (
     BadBackup,
     RestoreUnderWay,
@@ -35,12 +36,12 @@ from scoring.history.portability import (
     restore,
 )
 from scoring.history.ratings import player_history, rating_chart
-from scoring.history.statistics import group_summary, player_stats
+from scoring.history.statistics import group_summary, player_key, player_stats, plays
 from scoring.history.streams import attachment, download
 from scoring.http import HtmxHttpRequest
 from scoring.live.versions import new_codes
 from scoring.log import finish
-from scoring.models import Group, Seat
+from scoring.models import Game, Group, Seat
 from scoring.site.context import home_context
 from scoring.site.quotas import OverQuota, kept_within
 from scoring.site.rate_limits import over_limit, too_many, used_up
@@ -97,7 +98,8 @@ def group_detail(request: HtmxHttpRequest, group_id: int) -> HttpResponse:
 
 @require_http_methods(["GET", "POST"])
 def profile_edit(request: HtmxHttpRequest, group_id: int, profile_id: int) -> HttpResponse:
-    """Rename a player or link them to a member's account."""
+    """A player's record at each game and their insights beside the group's average; rename them or link them to a
+    member's account."""
     group = member_group(request, group_id)
     profile = get_object_or_404(group.profiles, pk=profile_id)
     form = ProfileForm(request.POST if request.method == "POST" else None, instance=profile, group=group)
@@ -105,14 +107,19 @@ def profile_edit(request: HtmxHttpRequest, group_id: int, profile_id: int) -> Ht
         form.save()
         return redirect("group", group_id=group.pk)
     rated = player_history(group, profile)
+    played = list(plays(group, facts=True))
+    mine = insights_by_player(played).get(player_key(profile.pk, profile.name))
     sections = [
         {
             "player": record,
             "chart": line(_("Scores over time"), [(play.day.isoformat(), play.total) for play in record.scores]),
             "ratings": [(record, games[-1].rating)] if (games := rated.get(record.kind)) else [],
             "rating_chart": rating_chart(games) if games else "",
+            "insights": shown(group_insights(played), mine)
+            if record.kind == Game.Kind.OKANAGAN and mine is not None
+            else None,
         }
-        for record in player_stats(group, profile)
+        for record in player_stats(group, profile, played)
     ]
     context = {"group": group, "form": form, "profile": profile, "sections": sections}
     return render(request, "history/profile.html", context)

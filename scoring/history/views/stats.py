@@ -9,27 +9,41 @@ from django.views.decorators.http import require_safe
 
 from scoring.access import member_group
 from scoring.history.charts import bars
+from scoring.history.insights import shown, winners_and_others
 from scoring.history.ratings import ranked, ratings
-from scoring.history.statistics import PlayerStats, group_stats
+from scoring.history.records import records
+from scoring.history.statistics import PlayerStats, group_stats, plays
 from scoring.http import HtmxHttpRequest
+from scoring.models import Game
 from scoring.wording import PARTS
 
 
 @require_safe
 def group_stats_page(request: HtmxHttpRequest, group_id: int) -> HttpResponse:
-    """Per game: each player's plays, wins, win rates, scores, streaks, rating; head-to-heads; wins per player."""
+    """Per game: each player's plays, wins, win rates, scores, streaks, rating; head-to-heads; wins per player; the
+    records; for Okanagan, the group's insights from the event log."""
     group = member_group(request, group_id)
     rated = ratings(group)
+    played = list(plays(group, facts=True))
+    split = winners_and_others(played)
+    insights = split.group
     sections = [
         {
             "stats": stats,
             "wins_chart": bars(_("Wins per player"), [(player.name, player.wins) for player in stats.players]),
             "parts": [(part, PARTS[part]) for part in _parts(stats.players)],
             "ratings": ranked(stats.players, rated.get(stats.kind, {})),
+            "records": records(stats.kind, played),
+            "insights": shown(insights) if stats.kind == Game.Kind.OKANAGAN and insights.games else None,
         }
-        for stats in group_stats(group)
+        for stats in group_stats(group, played)
     ]
-    return render(request, "history/stats.html", {"group": group, "sections": sections})
+    context = {
+        "group": group,
+        "sections": sections,
+        "winners": split if insights.games else None,
+    }
+    return render(request, "history/stats.html", context)
 
 
 def _parts(players: list[PlayerStats]) -> list[str]:
