@@ -89,6 +89,7 @@ def main() -> None:
             pages = {
                 "group page": f"/groups/{group.pk}/",
                 "statistics": f"/groups/{group.pk}/stats/",
+                "stats JSON": f"/groups/{group.pk}/statistics.json",
                 "player page": f"/groups/{group.pk}/players/{ann.pk}/",
                 "CSV of plays": f"/groups/{group.pk}/plays.csv",
                 "BG Stats file": f"/groups/{group.pk}/plays.bgsplay",

@@ -20,8 +20,9 @@ STORAGES = {
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":  # noqa: F405
     # A file, as in production: an in-memory database shares one cache between threads, whose table
-    # locks fail at once where a file's writers wait their turn (the concurrency tests need this).
-    DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / ".test-db.sqlite3")}  # noqa: F405
+    # locks fail at once where a file's writers wait their turn (the concurrency tests need this). One file per
+    # run, so that two runs in one checkout do not write into each other's database.
+    DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / f".test-db-{os.getpid()}.sqlite3")}  # noqa: F405
 WHITENOISE_AUTOREFRESH = True
 if REDIS_URL:  # noqa: F405
     # Several suites may share one Redis (SQLite and PostgreSQL runs, other worktrees): each run counts

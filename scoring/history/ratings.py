@@ -30,9 +30,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from openskill.models import PlackettLuce
 
-from rules import name_key
 from scoring.history.charts import line
-from scoring.history.statistics import PlayerKey, PlayerStats
+from scoring.history.statistics import PlayerKey, PlayerStats, player_key
 from scoring.models import Game, Group, Profile, Seat
 
 MODEL = PlackettLuce()
@@ -75,10 +74,6 @@ class Rating:
         return text % {"count": self.games}
 
 
-def _key(profile_id: int | None, name: str) -> PlayerKey:
-    return (profile_id, "") if profile_id is not None else (0, name_key(name))
-
-
 def _in_finish_order(seats: QuerySet[Seat]) -> QuerySet[Seat]:
     """``seats`` in the order their games finished (then by game id), each game's seats together in seat order."""
     return seats.annotate(ended=Coalesce("game__finished", "game__created")).order_by("ended", "game_id", "position")
@@ -111,7 +106,7 @@ def recompute(group: Group, fresh: Iterable[Game] = ()) -> None:
     for game_id, game_rows in groupby(rows, key=itemgetter(1)):
         seats = list(game_rows)
         rated = [
-            (pk, (kind, _key(profile_id, name)), float(rank))
+            (pk, (kind, player_key(profile_id, name)), float(rank))
             for pk, _game, kind, status, profile_id, name, rank, _mu, _sigma in seats
             if status == Game.Status.FINISHED and rank is not None
         ]
@@ -165,7 +160,7 @@ def ratings(group: Group) -> dict[Game.Kind, dict[PlayerKey, Rating]]:
     rows = _rated(group).values_list("game__kind", "profile_id", "name", "rating_mu", "rating_sigma")
     for kind, profile_id, name, mu, sigma in rows:
         if mu is not None and sigma is not None:  # always, as filtered: for the types
-            key = (kind, _key(profile_id, name))
+            key = (kind, player_key(profile_id, name))
             latest[key] = (mu, sigma)
             counts[key] += 1
     by_kind: dict[Game.Kind, dict[PlayerKey, Rating]] = {}

@@ -11,6 +11,7 @@ urlpatterns = [
     path("groups/restore/", groups.group_restore, name="group_restore"),
     path("groups/<id:group_id>/backup.json", groups.group_backup, name="group_backup"),
     path("groups/<id:group_id>/stats/", stats.group_stats_page, name="group_stats"),
+    path("groups/<id:group_id>/statistics.json", stats.group_stats_json, name="group_stats_json"),
     path("groups/<id:group_id>/plays.csv", groups.group_plays_csv, name="group_plays_csv"),
     path("groups/<id:group_id>/", groups.group_detail, name="group"),
     path("groups/<id:group_id>/invite/", groups.invite_regenerate, name="invite_regenerate"),

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from django.http import HttpResponse
+from django.http import HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
@@ -13,9 +13,17 @@ from scoring.history.insights import shown, winners_and_others
 from scoring.history.ratings import ranked, ratings
 from scoring.history.records import records
 from scoring.history.statistics import PlayerStats, group_stats, plays
+from scoring.history.statistics_json import statistics_document
 from scoring.http import HtmxHttpRequest
 from scoring.models import Game
 from scoring.wording import PARTS
+
+
+@require_safe
+def group_stats_json(request: HtmxHttpRequest, group_id: int) -> JsonResponse:
+    """The statistics page's figures as data, for the group's members (:mod:`scoring.history.statistics_json`)."""
+    group = member_group(request, group_id)
+    return JsonResponse(statistics_document(group), json_dumps_params={"ensure_ascii": False})
 
 
 @require_safe
