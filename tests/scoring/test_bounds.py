@@ -124,11 +124,11 @@ def test_a_restore_writes_its_games_a_chunk_at_a_time_and_leaves_no_half_group(
     chunks: list[int] = []
     write = portability.create_games
 
-    def second_fails(group: Group, games: Sequence[NewGame]) -> list[Game]:
+    def second_fails(group: Group, games: Sequence[NewGame], *, announce: bool = True) -> list[Game]:
         chunks.append(len(games))
         if len(chunks) == 2:
             raise DatabaseError("the disk is full")
-        return write(group, games)
+        return write(group, games, announce=announce)
 
     monkeypatch.setattr(portability, "RESTORE_CHUNK", 2)
     monkeypatch.setattr(portability, "create_games", second_fails)

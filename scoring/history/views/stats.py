@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.http import HttpResponse, JsonResponse
 from django.shortcuts import render
+from django.utils.cache import patch_cache_control
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
@@ -23,7 +24,9 @@ from scoring.wording import PARTS
 def group_stats_json(request: HtmxHttpRequest, group_id: int) -> JsonResponse:
     """The statistics page's figures as data, for the group's members (:mod:`scoring.history.statistics_json`)."""
     group = member_group(request, group_id)
-    return JsonResponse(statistics_document(group), json_dumps_params={"ensure_ascii": False})
+    response = JsonResponse(statistics_document(group), json_dumps_params={"ensure_ascii": False})
+    patch_cache_control(response, private=True, no_store=True)  # the group's data, as its other files
+    return response
 
 
 @require_safe

@@ -255,7 +255,7 @@ def test_a_member_deletes_a_game_once_asked_and_it_leaves_the_statistics(
 ) -> None:
     sheet = a_scored_game(member_client, group)
     confirm = member_client.get(f"/games/{sheet.pk}/delete/").content.decode()
-    assert "Delete this game?" in confirm and "Small Islands of" in confirm and "Ann, Ben" in confirm
+    assert "Delete this game?" in confirm and "Small Islands of" in confirm and "Ann and Ben" in confirm
     assert "Ann" in member_client.get(f"/groups/{group.pk}/plays.csv").getvalue().decode()
     response = member_client.post(f"/games/{sheet.pk}/delete/")
     assert response["Location"] == f"/groups/{group.pk}/"
