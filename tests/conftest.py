@@ -15,6 +15,7 @@ import pytest
 import redis
 from django.conf import settings
 from django.core.cache import caches
+from django.utils import translation
 
 from support.chromium import CHROMIUM, CHROMIUM_FLAGS, chromium_path
 
@@ -51,6 +52,16 @@ def fresh_rate_limits(request: pytest.FixtureRequest, monkeypatch: pytest.Monkey
             keys = list(server.scan_iter(match=f"{settings.CACHES['default']['KEY_PREFIX']}:*", count=1000))
             if keys:
                 server.delete(*keys)
+
+
+@pytest.fixture(autouse=True)
+def the_default_language_again() -> Iterator[None]:
+    """Every test starts in the site's default language: a request (LocaleMiddleware) or a test that switched
+    language leaves it switched in its thread, and a later test that says a sentence outside a request would
+    then say it in French (tests/scoring/history/test_ratings.py did, in some orders)."""
+    translation.activate(settings.LANGUAGE_CODE)
+    yield
+    translation.activate(settings.LANGUAGE_CODE)
 
 
 @pytest.fixture(autouse=True)
