@@ -8,11 +8,11 @@ from datetime import date
 from django.test import Client
 from django.urls import reverse
 
-from scoring.creation import create_sheet_game
 from scoring.history.facts import FIELDS
 from scoring.history.records import records, records_data
 from scoring.history.statistics import PlayedSeat, plays
 from scoring.models import Game, Group
+from tests.scoring.history.test_stats import cooper
 
 OKANAGAN = Game.Kind.OKANAGAN
 
@@ -88,23 +88,13 @@ def test_records_as_data_say_their_day_and_link_to_their_game() -> None:
     }
 
 
-COOPER = {
-    "format": "cooper-island-sheet/1",
-    "players": [
-        {"name": name, "logbooks": 0, "spaces_past_logbook": [0, 0], "royal_orders": {}, "buildings": points,
-         "leftovers": {"coins": 0, "resources": 0, "cartographer": 0, "tiles": 0}, "anchors": 0, "empty_spaces": 0}
-        for name, points in (("Ann", 31), ("Ben", 12))
-    ],
-}  # fmt: skip
-
-
 def test_the_statistics_page_shows_each_record_with_its_definition_and_game(
     member_client: Client, group: Group
 ) -> None:
-    game = create_sheet_game(group, COOPER)
+    game = cooper(group, ("Ann", 31, 0), ("Ben", 12, 0))
     played = list(plays(group, facts=True))
-    (cooper,) = {seat.kind for seat in played}
-    assert held(cooper, played) == {
+    (kind,) = {seat.kind for seat in played}
+    assert held(kind, played) == {
         "highest_score": (31, ("Ann",), game.pk),
         "biggest_margin": (19, ("Ann",), game.pk),
         "longest_streak": (1, ("Ann",), game.pk),

@@ -6,10 +6,10 @@ from django.test import Client
 
 from scoring.creation import create_sheet_game
 from scoring.history.statistics import group_stats
-from scoring.models import Group
+from scoring.models import Game, Group
 
 
-def cooper(group: Group, *players: tuple[str, int, int]) -> None:
+def cooper(group: Group, *players: tuple[str, int, int]) -> Game:
     """A finished Cooper Island game: (name, total, empty spaces) per player."""
     sheet = {
         "format": "cooper-island-sheet/1",
@@ -20,7 +20,7 @@ def cooper(group: Group, *players: tuple[str, int, int]) -> None:
             for name, total, empty in players
         ],
     }  # fmt: skip
-    create_sheet_game(group, sheet)
+    return create_sheet_game(group, sheet)
 
 
 def history(group: Group) -> None:
