@@ -6,7 +6,9 @@ with their results as the engine gives them. Prints, per page and size: the medi
 the first byte and to the last (the same for a page; the CSV, the BG Stats file and the backup are streamed)
 and of the CPU time it took (what other processes on the machine do not change), the number of queries, the
 answer's size, and the most memory Python held during one more load (tracemalloc's peak, the data already in
-the database left out).
+the database left out). Then what the writer pays: the median time to store one more finished game (its facts, the
+ratings, its sums added to the group's), and to fold the group's sums again (a game reopened, deleted or imported
+with an earlier date).
 
     .venv/bin/python bench/history.py [--games 10 100 1000]
 """
@@ -42,6 +44,7 @@ def main() -> None:
 
         from rules import score_okanagan
         from scoring.creation import NewGame, create_games, sheet_game
+        from scoring.history.summary import refresh
         from scoring.models import Game, Group
         from support.random_games import RandomChooser, random_record
 
@@ -105,6 +108,17 @@ def main() -> None:
                     f"{count:>6} {name:<14} {first:>9.1f} {total:>9.1f} {cpu:>7.1f} {queries:>8} {size / 1024:>8.1f}"
                     f" {peak(client, url) / 2**20:>8.1f}"
                 )
+            for name, write in {
+                "one more game": lambda group=group: create_games(group, [records[0]]),
+                "fold again": lambda group=group: refresh(group),
+            }.items():
+                times = []
+                for _ in range(5):
+                    start, cpu = time.perf_counter(), time.process_time()
+                    write()
+                    times.append((time.perf_counter() - start, time.process_time() - cpu))
+                wall, cpu = (statistics.median(pair[column] for pair in times) * 1000 for column in range(2))
+                print(f"{count:>6} {name:<14} {'':>9} {wall:>9.1f} {cpu:>7.1f}")
 
 
 def load(client: Client, url: str) -> tuple[tuple[float, float, float], int, int]:

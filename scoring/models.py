@@ -235,6 +235,17 @@ SEAT_MOVED = " seat moved"
 phones: untrimmed, so no player's name (``rules.name_problem``) can be it."""
 
 
+class GroupHistory(models.Model):
+    """What a group's finished games add up to, as the history pages show it (per game kind: each player's plays,
+    wins, scores, streaks, latest rating and insights, the head-to-heads, the records): kept by the writer when the
+    group's results change, so that a page reads one row however many games the group has
+    (:mod:`scoring.history.summary`)."""
+
+    group = models.OneToOneField(Group, on_delete=models.CASCADE, primary_key=True, related_name="history")
+    data = models.JSONField(default=dict)
+    """The sums as data (:meth:`scoring.history.summary.Summary.to_data`); empty until first made."""
+
+
 class Event(models.Model):
     """One event of a game's log: the record's event JSON, at its index."""
 

@@ -3,7 +3,8 @@ CSS: text in ``currentColor``, bars in the palette classes ``.series-N``), sized
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from statistics import mean
 
 from django.utils.html import escape, format_html, format_html_join
 from django.utils.safestring import SafeString
@@ -96,8 +97,17 @@ def stacked(title: str, rows: Sequence[tuple[str, Sequence[int]]], parts: Sequen
     return _svg(height, title, SafeString("".join(pieces)))
 
 
-def line(title: str, points: Sequence[tuple[str, float]]) -> SafeString:
-    """A player's scores (or ratings) over time: a point per game (label, value), joined by a line."""
+MOST_POINTS = 60
+"""A line chart draws at most this many points: more would not be told apart on a phone."""
+
+
+def line(
+    title: str, points: Sequence[tuple[str, float]], combine: Callable[[Sequence[float]], float] = mean
+) -> SafeString:
+    """A player's scores (or ratings) over time: a point per game (label, value), joined by a line. Beyond
+    :data:`MOST_POINTS` games, each point stands for as many games in a row (labelled with their first and last
+    labels), its value is ``combine`` of those games' values (their mean, unless told)."""
+    points = _thinned(points, combine)
     height, left, bottom = 180, 36, 150
     values = [value for _label, value in points]
     low, high = min([0, *values]), max([1, *values])
@@ -123,3 +133,17 @@ def line(title: str, points: Sequence[tuple[str, float]]) -> SafeString:
     )  # fmt: skip
     trail = format_html('<polyline points="{}" class="chart-line"/>', path) if len(points) > 1 else SafeString("")
     return _svg(height, title, SafeString(axis + trail + dots))
+
+
+def _thinned(
+    points: Sequence[tuple[str, float]], combine: Callable[[Sequence[float]], float]
+) -> list[tuple[str, float]]:
+    """``points`` as at most :data:`MOST_POINTS` points, each of as many points in a row (the last one fewer)."""
+    size = -(-len(points) // MOST_POINTS)  # rounded up
+    if size <= 1:
+        return list(points)
+    runs = [points[start : start + size] for start in range(0, len(points), size)]
+    return [
+        (f"{run[0][0]} – {run[-1][0]}" if len(run) > 1 else run[0][0], round(combine([v for _l, v in run]), 1))
+        for run in runs
+    ]

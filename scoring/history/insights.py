@@ -1,7 +1,6 @@
 """Insights from the event log: each finished Okanagan game's facts stored on its seats when it finishes
-(:func:`store_facts`, counted by :mod:`scoring.history.facts`), and summed per player and for the group
-(:func:`insights_by_player`, :func:`group_insights`, :func:`winners_and_others`) from the plays the statistics read
-(:func:`scoring.history.statistics.plays` with its facts): no other query, however many games.
+(:func:`store_facts`, counted by :mod:`scoring.history.facts`), and summed per player and for the winners and the others
+(:class:`Insights`) with the group's other sums (:mod:`scoring.history.summary`), as each game finishes.
 
 Only finished games have facts, so that nothing secret of a game in progress (a player's objective cards) leaks:
 a game reopened loses them until it finishes again. An imported play has no events, hence no facts: it counts in
@@ -10,11 +9,10 @@ the scores and the records of scores, margins and streaks (:mod:`scoring.history
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import reduce
 from operator import or_
-from typing import Any
 
 from django.db.models import Q
 from django.utils.functional import Promise
@@ -34,8 +32,7 @@ from rules import (
 )
 from scoring import states
 from scoring.history.facts import FIELDS, INDEX, game_facts
-from scoring.history.statistics import PlayedSeat, PlayerKey
-from scoring.models import Event, EventState, Game, Group, Seat, record_document
+from scoring.models import Event, EventState, Game, Seat, record_document
 from scoring.wording import ACTIONS, COLOURS, OBJECTIVE_KINDS, SHAPES
 
 type Json = None | bool | int | float | str | list[Json] | dict[str, Json]
@@ -45,8 +42,8 @@ type Json = None | bool | int | float | str | list[Json] | dict[str, Json]
 # Storing ------------------------------------------------------------------------------------------
 
 
-def store_facts(sender: object, *, group: Group, games: Sequence[Game], **kwargs: Any) -> None:
-    """The receiver of :data:`scoring.standings.results_changed`: the facts of each finished Okanagan game of
+def store_facts(games: Sequence[Game]) -> None:
+    """The facts of each finished Okanagan game of
     ``games`` (not an imported play) counted from its events and its final state, and stored on its seats; three
     queries to read and one to write, however many games (a restore sends a chunk of games at a time).
 
@@ -161,15 +158,6 @@ class Insights:
         }
 
 
-def insights_by_player(seats: Iterable[PlayedSeat]) -> dict[PlayerKey, Insights]:
-    """Each player's insights over their finished Okanagan games played here."""
-    out: dict[PlayerKey, Insights] = {}
-    for seat in seats:
-        if seat.counts is not None:
-            out.setdefault(seat.key, Insights()).add(seat.counts)
-    return out
-
-
 @dataclass(frozen=True)
 class Rate:
     """How often winners and the other players took one thing, per game."""
@@ -233,20 +221,6 @@ class WinnersAndOthers:
                 )
             },
         }
-
-
-def group_insights(seats: Iterable[PlayedSeat]) -> Insights:
-    """The group's insights: every player's games together (per game: the average player's game)."""
-    return winners_and_others(seats).group
-
-
-def winners_and_others(seats: Iterable[PlayedSeat]) -> WinnersAndOthers:
-    """The facts of the group's finished Okanagan games played here, summed for the winners and for the others."""
-    winners, others = Insights(), Insights()
-    for seat in seats:
-        if seat.counts is not None:
-            (winners if seat.won else others).add(seat.counts)
-    return WinnersAndOthers(winners, others)
 
 
 # Shown ---------------------------------------------------------------------------------------------
@@ -345,14 +319,3 @@ def shown(group: Insights, mine: Insights | None = None) -> list[Insight]:
             (row(_("per game"), per_game("nuggets")),),
         ),
     ]
-
-
-def insights_data(seats: Iterable[PlayedSeat]) -> dict[str, dict[PlayerKey, dict[str, Json]]]:
-    """Each player's insights as JSON data, by game kind (Okanagan's only: the other games have no event log)
-    and by player (:data:`~scoring.history.statistics.PlayerKey`); the kinds without facts are left out."""
-    by_player = insights_by_player(seats)
-    return (
-        {Game.Kind.OKANAGAN.value: {key: insights.to_data() for key, insights in by_player.items()}}
-        if by_player
-        else {}
-    )

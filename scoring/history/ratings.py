@@ -9,35 +9,36 @@ skill is very likely above it; it starts at 0.
 
 The rating of each seat after its game is stored on the seat (``Seat.rating_mu``, ``Seat.rating_sigma``) by
 :func:`recompute`, which runs whenever the group's finished results change (:data:`scoring.standings.results_changed`):
-the pages then read the latest stored rating of each player, in the same number of queries however many games.
+each player's latest rating is kept with the group's other sums (:mod:`scoring.history.summary`), and a player's page
+reads their own seats' ratings for its chart.
 """
 
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
 from itertools import groupby
 from operator import itemgetter
-from typing import Any
 
 from django.db import connection, transaction
-from django.db.models import Q, QuerySet
-from django.db.models.functions import Coalesce
+from django.db.models import Q
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from openskill.models import PlackettLuce
 
 from scoring.history.charts import line
-from scoring.history.statistics import PlayerKey, PlayerStats, player_key
-from scoring.models import Game, Group, Profile, Seat
+from scoring.history.statistics import Moment, PlayerKey, PlayerStats, in_finish_order, player_key
+from scoring.models import Game, Group, Seat
 
 MODEL = PlackettLuce()
 """The model with the package's default parameters (μ 25, σ 25/3, β σ/2, τ μ/300)."""
 MU, SIGMA = MODEL.mu, MODEL.sigma
 """Where every player starts."""
+
+ORDINAL_Z = 3.0
+"""The ordinal is μ − 3σ."""
 
 SETTLED_SIGMA = 4.0
 """At or below this σ (under half the starting σ), a rating is said to be settled."""
@@ -60,7 +61,9 @@ class Rating:
 
     @classmethod
     def of(cls, mu: float, sigma: float, games: int) -> Rating:
-        return cls(mu, sigma, MODEL.rating(mu, sigma).ordinal(), games)
+        """The rating (μ, σ) after ``games`` games, with its ordinal: the package's ``ordinal()`` with its defaults
+        (z = 3, α = 1, target 0), reckoned here (a rating object for each point of a chart is slow)."""
+        return cls(mu, sigma, mu - ORDINAL_Z * sigma, games)
 
     @property
     def sentence(self) -> str:
@@ -74,16 +77,11 @@ class Rating:
         return text % {"count": self.games}
 
 
-def _in_finish_order(seats: QuerySet[Seat]) -> QuerySet[Seat]:
-    """``seats`` in the order their games finished (then by game id), each game's seats together in seat order."""
-    return seats.annotate(ended=Coalesce("game__finished", "game__created")).order_by("ended", "game_id", "position")
-
-
 type Stored = tuple[float | None, float | None]
 """A seat's stored rating after its game: (μ, σ), or ``(None, None)``."""
 
 
-def recompute(group: Group, fresh: Iterable[Game] = ()) -> None:
+def recompute(group: Group, fresh: Iterable[Game] = ()) -> bool:
     """Rate the group's finished games again, and store on each seat its rating after its game (``None`` for a game
     in progress or of one player): one query reads the seats, one writes those that changed.
 
@@ -91,9 +89,11 @@ def recompute(group: Group, fresh: Iterable[Game] = ()) -> None:
     the ratings stored when they finished, so that a game finishing now costs the rating of one game, not of the
     group's whole history. Without ``fresh`` (a game reopened or deleted), or from a game whose seats have no
     rating stored yet (one finished before the ratings existed), every game is rated again.
+
+    Returns whether the stored rating of a game other than ``fresh`` changed.
     """
     fresh_ids = {game.pk for game in fresh}
-    rows = _in_finish_order(
+    rows = in_finish_order(
         Seat.objects.filter(game__group=group).filter(
             Q(game__status=Game.Status.FINISHED, rank__isnull=False) | Q(rating_mu__isnull=False)
         )
@@ -102,6 +102,7 @@ def recompute(group: Group, fresh: Iterable[Game] = ()) -> None:
     )
     current: dict[tuple[str, PlayerKey], tuple[float, float]] = {}
     changed: list[tuple[float | None, float | None, int]] = []
+    others = False
     trusted = bool(fresh_ids)
     for game_id, game_rows in groupby(rows, key=itemgetter(1)):
         seats = list(game_rows)
@@ -124,13 +125,14 @@ def recompute(group: Group, fresh: Iterable[Game] = ()) -> None:
                 if mu is not None and sigma is not None:  # always (a trusted seat has its rating): for the types
                     current[key] = (mu, sigma)
                 after[pk] = (mu, sigma)
-        changed += [
-            (*after.get(pk, (None, None)), pk) for pk, old in stored.items() if after.get(pk, (None, None)) != old
-        ]
+        now = [(*after.get(pk, (None, None)), pk) for pk, old in stored.items() if after.get(pk, (None, None)) != old]
+        others = others or (bool(now) and game_id not in fresh_ids)
+        changed += now
     if changed:
         table = connection.ops.quote_name(Seat._meta.db_table)
         with transaction.atomic(), connection.cursor() as cursor:  # one statement, run for each changed seat
             cursor.executemany(f"UPDATE {table} SET rating_mu = %s, rating_sigma = %s WHERE id = %s", changed)
+    return others
 
 
 def _counted(rated: list[tuple[int, tuple[str, PlayerKey], float]], stored: dict[int, Stored]) -> bool:
@@ -138,35 +140,6 @@ def _counted(rated: list[tuple[int, tuple[str, PlayerKey], float]], stored: dict
     one, and no one else's."""
     counted = {pk for pk, _key, _rank in rated} if len(rated) > 1 else set()
     return all((None not in rating) == (pk in counted) for pk, rating in stored.items())
-
-
-def on_results_changed(sender: Any, group: Group, games: Iterable[Game], **kwargs: Any) -> None:
-    """The receiver of :data:`scoring.standings.results_changed`."""
-    recompute(group, games)
-
-
-def _rated(group: Group) -> QuerySet[Seat]:
-    return _in_finish_order(
-        Seat.objects.filter(
-            game__group=group, game__status=Game.Status.FINISHED, rating_mu__isnull=False, rating_sigma__isnull=False
-        )
-    )
-
-
-def ratings(group: Group) -> dict[Game.Kind, dict[PlayerKey, Rating]]:
-    """Each player's rating at each game kind (after their latest rated game), from one query."""
-    latest: dict[tuple[str, PlayerKey], tuple[float, float]] = {}
-    counts: dict[tuple[str, PlayerKey], int] = defaultdict(int)
-    rows = _rated(group).values_list("game__kind", "profile_id", "name", "rating_mu", "rating_sigma")
-    for kind, profile_id, name, mu, sigma in rows:
-        if mu is not None and sigma is not None:  # always, as filtered: for the types
-            key = (kind, player_key(profile_id, name))
-            latest[key] = (mu, sigma)
-            counts[key] += 1
-    by_kind: dict[Game.Kind, dict[PlayerKey, Rating]] = {}
-    for (kind, player), (mu, sigma) in latest.items():
-        by_kind.setdefault(Game.Kind(kind), {})[player] = Rating.of(mu, sigma, counts[(kind, player)])
-    return by_kind
 
 
 @dataclass(frozen=True)
@@ -178,20 +151,14 @@ class RatedGame:
     rating: Rating
 
 
-def player_history(group: Group, profile: Profile) -> dict[Game.Kind, list[RatedGame]]:
-    """``profile``'s rating after each of their rated games, per game kind, in the order the games finished (one
-    query)."""
-    rows = (
-        _rated(group)
-        .filter(profile=profile)
-        .values_list("game_id", "game__kind", "game__finished", "game__created", "rating_mu", "rating_sigma")
-    )
+def player_history(games: Iterable[Moment]) -> dict[Game.Kind, list[RatedGame]]:
+    """A player's rating after each of their rated games (``games``: theirs, in the order they finished), per game
+    kind."""
     history: dict[Game.Kind, list[RatedGame]] = {}
-    for game_id, kind, finished, created, mu, sigma in rows:
-        if mu is None or sigma is None:  # never, as filtered: for the types
-            continue
-        games = history.setdefault(Game.Kind(kind), [])
-        games.append(RatedGame(game_id, (finished or created).date(), Rating.of(mu, sigma, len(games) + 1)))
+    for game in games:
+        if game.rating is not None:
+            rated = history.setdefault(game.kind, [])
+            rated.append(RatedGame(game.game_id, game.day, Rating.of(*game.rating, len(rated) + 1)))
     return history
 
 
@@ -203,4 +170,5 @@ def ranked(players: Iterable[PlayerStats], rated: Mapping[PlayerKey, Rating]) ->
 
 def rating_chart(games: Sequence[RatedGame]) -> SafeString:
     """A player's rating (the ordinal) after each of their rated games."""
-    return line(_("Rating over time"), [(game.day.isoformat(), round(game.rating.ordinal, 1)) for game in games])
+    points = [(game.day.isoformat(), round(game.rating.ordinal, 1)) for game in games]
+    return line(_("Rating over time"), points, combine=itemgetter(-1))  # a run of games: the rating after the last

@@ -1,18 +1,17 @@
 """A group's records at each game: highest score, biggest winning margin, most gold nuggets, most Explorer sets,
 most territories closed in one game, longest winning streak — each naming its player, the game and its date.
 
-Read from the results and facts stored on the seats, as the statistics read them
-(:func:`scoring.history.statistics.plays` with its facts: one query however many games). The first to reach a
+Kept game after game from the results and facts stored on the seats (:class:`RecordBook`), with the group's other
+sums (:mod:`scoring.history.summary`). The first to reach a
 record holds it: a later equal figure does not take it. The facts' records (nuggets, Explorer sets, territories)
 count Okanagan games played here; an imported play counts in the scores, margins and streaks.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from datetime import date
-from itertools import groupby
 from typing import Final
 
 from django.urls import reverse
@@ -21,7 +20,6 @@ from django.utils.translation import gettext_lazy as _
 
 from scoring.history.insights import Json
 from scoring.history.statistics import PlayedSeat, PlayerKey
-from scoring.models import Game
 from scoring.wording import WORDS
 
 RECORDS: Final[dict[str, tuple[Promise, Promise]]] = {
@@ -45,6 +43,13 @@ RECORDS: Final[dict[str, tuple[Promise, Promise]]] = {
     ),
 }
 """Each record's name and one-sentence definition, in the order the pages show them."""
+
+_FACT_RECORDS: Final = {
+    "most_nuggets": "nuggets",
+    "most_explorer_sets": "explorer_sets",
+    "most_territories_closed": "territories_closed",
+}
+"""The records of a figure of the event log's facts (:mod:`scoring.history.facts`): games played here only."""
 
 
 @dataclass(frozen=True)
@@ -88,61 +93,51 @@ class Record:
         }
 
 
-def records(kind: Game.Kind, seats: Iterable[PlayedSeat]) -> list[Record]:
-    """The records of game ``kind`` among ``seats`` (in the order the games were played), in the order of
-    :data:`RECORDS`; a record no game gives is left out."""
-    games = [list(seats_of) for _game, seats_of in groupby((s for s in seats if s.kind == kind), lambda s: s.game_id)]
-    plays = [seat for game in games for seat in game]
-    found = [
-        _best("highest_score", plays, lambda seat: seat.total),
-        _best_margin(games),
-        _best("most_nuggets", plays, _fact("nuggets")),
-        _best("most_explorer_sets", plays, _fact("explorer_sets")),
-        _best("most_territories_closed", plays, _fact("territories_closed")),
-        _longest_streak(plays),
-    ]
-    return [record for record in found if record is not None]
+@dataclass(frozen=True)
+class Held:
+    """A record as kept: its figure, the players holding it (by :data:`~scoring.history.statistics.PlayerKey`: the
+    names are those of the page that shows it), the game and its day."""
+
+    value: int
+    holders: tuple[PlayerKey, ...]
+    game_id: int
+    day: date
 
 
-def _fact(name: str) -> Callable[[PlayedSeat], int | None]:
-    return lambda seat: seat.fact(name)
+@dataclass
+class RecordBook:
+    """The records of one game kind, kept game after game (:meth:`add`) in the order the games were played."""
 
+    held: dict[str, Held] = field(default_factory=dict)
 
-def _best(name: str, plays: Iterable[PlayedSeat], figure: Callable[[PlayedSeat], int | None]) -> Record | None:
-    best: Record | None = None
-    for seat in plays:
-        value = figure(seat)
-        if value is not None and (best is None or value > best.value):
-            best = Record(name, value, (seat.name,), seat.game_id, seat.day)
-    return best
-
-
-def _best_margin(games: Sequence[list[PlayedSeat]]) -> Record | None:
-    best: Record | None = None
-    for seats in games:
+    def add(self, seats: Sequence[PlayedSeat], runs: Mapping[PlayerKey, int]) -> None:
+        """One more finished game (its seats), the latest; ``runs``: each player's run of wins once it is counted."""
+        for seat in seats:
+            self._reach("highest_score", seat.total, (seat.key,), seat)
+            for record, fact in _FACT_RECORDS.items():
+                value = seat.fact(fact)
+                if value is not None:
+                    self._reach(record, value, (seat.key,), seat)
         winners = [seat for seat in seats if seat.won]
         behind = [seat.total for seat in seats if not seat.won]
-        if not winners or not behind:
-            continue  # every player shares the victory: nobody is placed after the winners
-        margin = winners[0].total - max(behind)
-        if best is None or margin > best.value:
-            best = Record(
-                "biggest_margin", margin, tuple(seat.name for seat in winners), seats[0].game_id, seats[0].day
-            )
-    return best
+        if winners and behind:  # when every player shares the victory, nobody is placed after the winners
+            margin = winners[0].total - max(behind)
+            self._reach("biggest_margin", margin, tuple(seat.key for seat in winners), seats[0])
+        for seat in seats:
+            if runs[seat.key]:
+                self._reach("longest_streak", runs[seat.key], (seat.key,), seat)
 
+    def _reach(self, name: str, value: int, holders: tuple[PlayerKey, ...], seat: PlayedSeat) -> None:
+        """The first to reach a figure holds the record: a later equal figure does not take it."""
+        best = self.held.get(name)
+        if best is None or value > best.value:
+            self.held[name] = Held(value, holders, seat.game_id, seat.day)
 
-def _longest_streak(plays: Iterable[PlayedSeat]) -> Record | None:
-    runs: dict[PlayerKey, int] = {}
-    best: Record | None = None
-    for seat in plays:
-        runs[seat.key] = runs.get(seat.key, 0) + 1 if seat.won else 0
-        if runs[seat.key] and (best is None or runs[seat.key] > best.value):
-            best = Record("longest_streak", runs[seat.key], (seat.name,), seat.game_id, seat.day)
-    return best
-
-
-def records_data(seats: Sequence[PlayedSeat]) -> dict[str, list[dict[str, Json]]]:
-    """Every game's records as JSON data, by game kind (the kinds the group has finished games of)."""
-    kinds = [kind for kind in Game.Kind if any(seat.kind == kind for seat in seats)]
-    return {kind.value: [record.to_data() for record in records(kind, seats)] for kind in kinds}
+    def records(self, names: Mapping[PlayerKey, str]) -> list[Record]:
+        """The records, in the order of :data:`RECORDS`, their holders by ``names``; a record no game gives is left
+        out."""
+        return [
+            Record(name, held.value, tuple(names[key] for key in held.holders), held.game_id, held.day)
+            for name in RECORDS
+            if (held := self.held.get(name)) is not None
+        ]

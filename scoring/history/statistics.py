@@ -1,5 +1,6 @@
-"""A group's statistics: everything the site counts over its finished games — the group page's line per player,
-the statistics page, a player's page, the CSV of plays — is counted here, one way.
+"""A group's statistics: the plays of its finished games as stored (:func:`plays`, :func:`timeline`) and a
+player's record summed play by play (:class:`PlayerStats`) — what the group's sums (:mod:`scoring.history.summary`)
+are made of, and the CSV of plays reads.
 
 A *player* is the group's player (its profile): their plays are the seats linked to it, whatever name the
 record gave the seat, and they are shown under the player's current name, so a renamed player keeps their
@@ -12,17 +13,19 @@ A *streak* is a run of consecutive wins in the order the games were played.
 
 Totals, ranks and score parts are the engine's, stored on each seat when its game finished
 (:func:`scoring.standings.store_result`, :func:`scoring.creation.create_games`): nothing is replayed here, and each
-function runs the same number of queries however many games the group has.
+function runs one query however many games the group has.
 """
 
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import date, datetime
 from itertools import groupby
 from operator import itemgetter
+
+from django.db.models import QuerySet
+from django.db.models.functions import Coalesce
 
 from rules import PARTS, name_key
 from rules.catalogue import Game as RulesGame
@@ -46,8 +49,8 @@ class PlayedSeat:
 
     game_id: int
     kind: Game.Kind
-    day: date
-    """The day the game ended (or was entered, if it has no end)."""
+    ended: datetime
+    """When the game ended (or was entered, if it has no end)."""
     seat: int
     """1 for the first seat, and so on."""
     key: PlayerKey
@@ -62,7 +65,14 @@ class PlayedSeat:
     """The score's parts: Explorer, objectives, nuggets for Okanagan; the sheet's components otherwise."""
     counts: tuple[int, ...] | None = None
     """What the game's event log gave this player (:mod:`scoring.history.facts`, in the order of its ``FIELDS``), when
-    read (``plays(group, facts=True)``) and the game has them: a finished Okanagan game played here."""
+    the game has them: a finished Okanagan game played here."""
+    rating: tuple[float, float] | None = None
+    """Their rating (μ, σ) after this game (:mod:`scoring.history.ratings`): ``None`` for a game of one player."""
+
+    @property
+    def day(self) -> date:
+        """The day the game ended."""
+        return self.ended.date()
 
     @property
     def won(self) -> bool:
@@ -76,8 +86,7 @@ class PlayedSeat:
 FIELDS = (
     "game_id",
     "game__kind",
-    "game__finished",
-    "game__created",
+    "ended",
     "position",
     "name",
     "profile_id",
@@ -85,6 +94,9 @@ FIELDS = (
     "total",
     "rank",
     "parts",
+    "facts",
+    "rating_mu",
+    "rating_sigma",
 )
 
 
@@ -92,55 +104,116 @@ PLAYS_CHUNK = 2000
 """How many seats :func:`plays` reads at a time: memory does not grow with the group."""
 
 
-def plays(group: Group, *, facts: bool = False) -> Iterator[PlayedSeat]:
-    """Every play of the group's finished games, in the order the games were played (then seat order), from one
-    query read :data:`PLAYS_CHUNK` seats at a time; with ``facts``, each with what its game's event log gave it."""
+def in_finish_order(seats: QuerySet[Seat]) -> QuerySet[Seat]:
+    """``seats`` in the order their games finished (then by game id), each game's seats together in seat order: the
+    order the games were played, for the statistics as for the ratings."""
+    return seats.annotate(ended=Coalesce("game__finished", "game__created")).order_by("ended", "game_id", "position")
+
+
+def plays(group: Group, games: Iterable[int] | None = None) -> Iterator[PlayedSeat]:
+    """Every play of the group's finished games (of ``games`` only, when given), in the order the games were played
+    (then seat order), from one query read :data:`PLAYS_CHUNK` seats at a time. A game of a kind the site does not
+    know (a database edited by hand: ``manage.py check_data`` names it) is left out."""
+    seats = Seat.objects.filter(game__group=group, game__status=Game.Status.FINISHED, game__kind__in=Game.Kind.values)
+    if games is not None:
+        seats = seats.filter(game__in=list(games))
     rows = (
-        Seat.objects.filter(game__group=group, game__status=Game.Status.FINISHED)
-        .exclude(rank=None)
-        .exclude(total=None)
-        .order_by("game__finished", "game__created", "game_id", "position")
-        .values_list(*FIELDS, *(["facts"] if facts else []))
+        in_finish_order(seats.exclude(rank=None).exclude(total=None))
+        .values_list(*FIELDS)
         .iterator(chunk_size=PLAYS_CHUNK)
     )
     for _game_id, game_rows in groupby(rows, key=itemgetter(0)):  # a game's seats come together
-        seats = list(game_rows)
-        for row in seats:
-            game_id, kind, finished, created, position, name, profile_id, profile_name, total, rank, parts = row[:11]
+        seats_of = list(game_rows)
+        for row in seats_of:
+            game_id, kind, ended, position, name, profile_id, profile_name, total, rank, parts, facts, mu, sigma = row
             yield PlayedSeat(
                 game_id=game_id,
                 kind=Game.Kind(kind),
-                day=(finished or created).date(),
+                ended=ended,
                 seat=position + 1,
                 key=player_key(profile_id, name),
                 profile_id=profile_id,
                 name=profile_name if profile_name is not None else name,
                 total=total,
                 rank=rank,
-                players=len(seats),
+                players=len(seats_of),
                 parts=parts or {},
-                counts=counts_of(row[11]) if facts and row[11] else None,
+                counts=counts_of(facts) if facts else None,
+                rating=(mu, sigma) if mu is not None and sigma is not None else None,
             )
+
+
+@dataclass(frozen=True)
+class Moment:
+    """One of a player's finished games, as their page charts it."""
+
+    kind: Game.Kind
+    game_id: int
+    day: date
+    total: int
+    rating: tuple[float, float] | None
+    """Their rating (μ, σ) after it: ``None`` for a game of one player."""
+
+
+MOMENT_FIELDS = ("game__kind", "game_id", "ended", "total", "rating_mu", "rating_sigma")
+
+
+def timeline(group: Group, profile: Profile) -> list[Moment]:
+    """``profile``'s finished games in the order they were played: one query, of the few columns a chart needs."""
+    rows = in_finish_order(
+        Seat.objects.filter(
+            game__group=group, game__status=Game.Status.FINISHED, game__kind__in=Game.Kind.values, profile=profile
+        )
+        .exclude(rank=None)
+        .exclude(total=None)
+    ).values_list(*MOMENT_FIELDS)
+    return [
+        Moment(
+            Game.Kind(kind), game_id, ended.date(), total, (mu, sigma) if mu is not None and sigma is not None else None
+        )
+        for kind, game_id, ended, total, mu, sigma in rows
+    ]
 
 
 @dataclass
 class PlayerStats:
-    """One player's record at one game."""
+    """One player's record at one game, summed play by play (:meth:`add`) in the order the games were played."""
 
     kind: Game.Kind
     key: PlayerKey
     profile_id: int | None
     name: str
-    scores: list[PlayedSeat] = field(default_factory=list)
-    """Their plays, in the order the games were played."""
+    plays: int = 0
+    wins: int = 0
+    score_sum: int = 0
+    best: int = 0
+    """Their highest total (0 before their first play)."""
+    part_sums: dict[str, int] = field(default_factory=dict)
+    """Each part of the score summed over the plays that have their parts (an imported play has its total only)."""
+    parted: int = 0
+    """How many plays have their parts."""
+    by_count: dict[int, list[int]] = field(default_factory=dict)
+    """Players at the table → [plays, wins]."""
+    current: int = 0
+    """The current run of wins."""
+    longest: int = 0
+    """The longest run of wins."""
 
-    @property
-    def plays(self) -> int:
-        return len(self.scores)
-
-    @property
-    def wins(self) -> int:
-        return sum(score.won for score in self.scores)
+    def add(self, play: PlayedSeat) -> None:
+        """Count one more play, the latest."""
+        self.best = play.total if not self.plays else max(self.best, play.total)
+        self.plays += 1
+        self.wins += play.won
+        self.score_sum += play.total
+        if play.parts:
+            self.parted += 1
+            for part, value in play.parts.items():
+                self.part_sums[part] = self.part_sums.get(part, 0) + value
+        counted = self.by_count.setdefault(play.players, [0, 0])
+        counted[0] += 1
+        counted[1] += play.won
+        self.current = self.current + 1 if play.won else 0
+        self.longest = max(self.longest, self.current)
 
     @property
     def win_rate(self) -> float:
@@ -148,39 +221,19 @@ class PlayerStats:
 
     @property
     def average(self) -> float:
-        return round(sum(score.total for score in self.scores) / self.plays, 1) if self.plays else 0.0
-
-    @property
-    def best(self) -> int:
-        return max((score.total for score in self.scores), default=0)
+        return round(self.score_sum / self.plays, 1) if self.plays else 0.0
 
     def by_player_count(self) -> list[tuple[int, int, int, float]]:
         """(players at the table, plays, wins, win rate), fewest players first."""
-        groups: dict[int, list[PlayedSeat]] = defaultdict(list)
-        for score in self.scores:
-            groups[score.players].append(score)
-        return [
-            (count, len(scores), sum(s.won for s in scores), sum(s.won for s in scores) / len(scores))
-            for count, scores in sorted(groups.items())
-        ]
+        return [(count, plays, wins, wins / plays) for count, (plays, wins) in sorted(self.by_count.items())]
 
     def average_parts(self) -> dict[str, float]:
-        """The average of each part of the score, over the plays that have their parts (an imported play has its
-        total only)."""
-        totals: dict[str, int] = defaultdict(int)
-        parted = [score for score in self.scores if score.parts]
-        for score in parted:
-            for part, value in score.parts.items():
-                totals[part] += value
-        return {part: round(value / len(parted), 1) for part, value in totals.items()}
+        """The average of each part of the score, over the plays that have their parts."""
+        return {part: round(value / self.parted, 1) for part, value in self.part_sums.items()}
 
     def streaks(self) -> tuple[int, int]:
         """(the current run of wins, the longest run of wins), in the order the games were played."""
-        current = longest = 0
-        for score in self.scores:
-            current = current + 1 if score.won else 0
-            longest = max(longest, current)
-        return current, longest
+        return self.current, self.longest
 
 
 @dataclass(frozen=True)
@@ -206,46 +259,6 @@ class GameStats:
     head_to_head: list[HeadToHead]
 
 
-def group_stats(group: Group, played: Iterable[PlayedSeat] | None = None) -> list[GameStats]:
-    """For each game the group has finished plays of, each player's record and the head-to-heads (from
-    ``played``, if the caller has read the plays already)."""
-    by_kind: dict[Game.Kind, dict[int, list[PlayedSeat]]] = defaultdict(dict)
-    for play in plays(group) if played is None else played:
-        by_kind[play.kind].setdefault(play.game_id, []).append(play)
-    return [_game_stats(kind, list(by_kind[kind].values())) for kind in Game.Kind if kind in by_kind]
-
-
-def _game_stats(kind: Game.Kind, games: list[list[PlayedSeat]]) -> GameStats:
-    players: dict[PlayerKey, PlayerStats] = {}
-    for scores in games:
-        for score in scores:
-            line = players.setdefault(score.key, PlayerStats(kind, score.key, score.profile_id, score.name))
-            line.scores.append(score)
-    ordered = sorted(players.values(), key=lambda line: (-line.wins, -line.win_rate, line.name))
-    return GameStats(kind, len(games), ordered, _head_to_head(games))
-
-
-def _head_to_head(games: Iterable[list[PlayedSeat]]) -> list[HeadToHead]:
-    tally: dict[tuple[PlayerKey, PlayerKey], list[int]] = defaultdict(lambda: [0, 0, 0, 0])
-    names: dict[PlayerKey, str] = {}
-    for scores in games:
-        for a in scores:
-            names[a.key] = a.name
-            for b in scores:
-                if (a.name, a.key) < (b.name, b.key):
-                    counts = tally[(a.key, b.key)]
-                    counts[0] += 1
-                    counts[1 if a.rank < b.rank else 2 if b.rank < a.rank else 3] += 1
-    pairs = sorted(tally.items(), key=lambda item: (names[item[0][0]], names[item[0][1]], item[0]))
-    return [HeadToHead(names[first], names[second], *counts) for (first, second), counts in pairs]
-
-
-def player_stats(group: Group, profile: Profile, played: Iterable[PlayedSeat] | None = None) -> list[PlayerStats]:
-    """``profile``'s record at each game they have finished plays of, whatever names they played under (from
-    ``played``, if the caller has read the plays already)."""
-    return [line for stats in group_stats(group, played) for line in stats.players if line.profile_id == profile.pk]
-
-
 @dataclass(frozen=True)
 class PlayerLine:
     """One player's line on the group page: their Okanagan record (``None``: no finished play)."""
@@ -255,18 +268,3 @@ class PlayerLine:
     wins: int
     average: float | None
     best: int | None
-
-
-def group_summary(group: Group, profiles: Iterable[Profile]) -> list[PlayerLine]:
-    """A line per player of the group (``profiles``) over the finished games of Okanagan, as the statistics
-    page counts them: most wins first, then most plays, then by name."""
-    okanagan = next((stats for stats in group_stats(group) if stats.kind == Game.Kind.OKANAGAN), None)
-    records = {line.profile_id: line for line in okanagan.players} if okanagan is not None else {}
-    lines = [
-        PlayerLine(profile, record.plays, record.wins, record.average, record.best)
-        if (record := records.get(profile.pk)) is not None
-        else PlayerLine(profile, 0, 0, None, None)
-        for profile in profiles
-    ]
-    lines.sort(key=lambda line: (-line.wins, -line.plays, line.profile.name))
-    return lines

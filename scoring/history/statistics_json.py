@@ -13,44 +13,43 @@ from __future__ import annotations
 
 from typing import Final
 
-from scoring.history.insights import Json, insights_by_player, winners_and_others
-from scoring.history.ratings import Rating, ratings
-from scoring.history.records import records
-from scoring.history.statistics import group_stats, plays
+from scoring.history.insights import Json
+from scoring.history.ratings import Rating
+from scoring.history.summary import history
 from scoring.models import Game, Group
 
 STATISTICS_FORMAT: Final = "okanagan-companion-statistics/1"
 
 
 def statistics_document(group: Group) -> dict[str, Json]:
-    """The group's statistics as JSON data, in a fixed number of queries however many games it has."""
-    rated = ratings(group)
-    played = list(plays(group, facts=True))
-    insights = insights_by_player(played)
-    split = winners_and_others(played)
+    """The group's statistics as JSON data, from its sums (:mod:`scoring.history.summary`): two queries however many
+    games it has."""
+    summary = history(group)
     games: dict[str, Json] = {}
-    for stats in group_stats(group, played):
+    for stats in summary.stats():
+        sums = summary.kinds[stats.kind]
         okanagan = stats.kind == Game.Kind.OKANAGAN
+        rated = sums.rated()
         players: list[Json] = []
         for player in stats.players:
             entry: dict[str, Json] = {
                 "name": player.name,
                 "plays": player.plays,
                 "wins": player.wins,
-                "rating": _rating(rated.get(stats.kind, {}).get(player.key)),
+                "rating": _rating(rated.get(player.key)),
             }
             if okanagan:
-                found = insights.get(player.key)
+                found = sums.insights.get(player.key)
                 entry["insights"] = None if found is None else found.to_data()
             players.append(entry)
         section: dict[str, Json] = {
             "games": stats.games,
             "players": players,
-            "records": [record.to_data() for record in records(stats.kind, played)],
+            "records": [record.to_data() for record in sums.records()],
         }
         if okanagan:
-            section["group_insights"] = split.group.to_data()
-            section["winners_and_others"] = split.to_data()
+            section["group_insights"] = sums.split.group.to_data()
+            section["winners_and_others"] = sums.split.to_data()
         games[stats.kind.value] = section
     return {"format": STATISTICS_FORMAT, "group": group.name, "games": games}
 

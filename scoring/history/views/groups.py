@@ -25,7 +25,7 @@ from scoring.access import (
 from scoring.creation import create_game, create_sheet_game
 from scoring.forms import GroupForm, ImportForm, ProfileForm, RestoreForm
 from scoring.history.charts import line
-from scoring.history.insights import group_insights, insights_by_player, shown
+from scoring.history.insights import shown
 from scoring.history.portability import (
     BadBackup,
     RestoreUnderWay,
@@ -36,8 +36,9 @@ from scoring.history.portability import (
     restore,
 )
 from scoring.history.ratings import player_history, rating_chart
-from scoring.history.statistics import group_summary, player_key, player_stats, plays
+from scoring.history.statistics import player_key, timeline
 from scoring.history.streams import attachment, download
+from scoring.history.summary import group_summary, history, player_stats
 from scoring.http import HtmxHttpRequest
 from scoring.live.versions import new_codes
 from scoring.log import finish
@@ -90,7 +91,7 @@ def group_detail(request: HtmxHttpRequest, group_id: int) -> HttpResponse:
         "import_form": ImportForm(),
         "invite_url": request.build_absolute_uri(f"/invite/{group.invite_token}/"),
         "games": Paginator(games, GAMES_PER_PAGE).get_page(request.GET.get("page")),
-        "summary": group_summary(group, group.profiles.select_related("user")),
+        "summary": group_summary(history(group), group.profiles.select_related("user")),
     }
     template = "history/group.html#profiles" if request.htmx and request.method == "POST" else "history/group.html"
     return render(request, template, context, status=422 if form.errors else 200)
@@ -106,20 +107,25 @@ def profile_edit(request: HtmxHttpRequest, group_id: int, profile_id: int) -> Ht
     if request.method == "POST" and form.is_valid():
         form.save()
         return redirect("group", group_id=group.pk)
-    rated = player_history(group, profile)
-    played = list(plays(group, facts=True))
-    mine = insights_by_player(played).get(player_key(profile.pk, profile.name))
+    summary = history(group)
+    games = timeline(group, profile)
+    rated = player_history(games)
+    okanagan = summary.okanagan()
+    mine = okanagan.insights.get(player_key(profile.pk, profile.name))
     sections = [
         {
             "player": record,
-            "chart": line(_("Scores over time"), [(play.day.isoformat(), play.total) for play in record.scores]),
-            "ratings": [(record, games[-1].rating)] if (games := rated.get(record.kind)) else [],
-            "rating_chart": rating_chart(games) if games else "",
-            "insights": shown(group_insights(played), mine)
+            "chart": line(
+                _("Scores over time"),
+                [(game.day.isoformat(), game.total) for game in games if game.kind == record.kind],
+            ),
+            "ratings": [(record, kind[-1].rating)] if (kind := rated.get(record.kind)) else [],
+            "rating_chart": rating_chart(kind) if kind else "",
+            "insights": shown(okanagan.split.group, mine)
             if record.kind == Game.Kind.OKANAGAN and mine is not None
             else None,
         }
-        for record in player_stats(group, profile, played)
+        for record in player_stats(summary, profile)
     ]
     context = {"group": group, "form": form, "profile": profile, "sections": sections}
     return render(request, "history/profile.html", context)

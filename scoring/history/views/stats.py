@@ -10,11 +10,11 @@ from django.views.decorators.http import require_safe
 
 from scoring.access import member_group
 from scoring.history.charts import bars
-from scoring.history.insights import shown, winners_and_others
-from scoring.history.ratings import ranked, ratings
-from scoring.history.records import records
-from scoring.history.statistics import PlayerStats, group_stats, plays
+from scoring.history.insights import shown
+from scoring.history.ratings import ranked
+from scoring.history.statistics import PlayerStats
 from scoring.history.statistics_json import statistics_document
+from scoring.history.summary import history
 from scoring.http import HtmxHttpRequest
 from scoring.models import Game
 from scoring.wording import PARTS
@@ -34,20 +34,19 @@ def group_stats_page(request: HtmxHttpRequest, group_id: int) -> HttpResponse:
     """Per game: each player's plays, wins, win rates, scores, streaks, rating; head-to-heads; wins per player; the
     records; for Okanagan, the group's insights from the event log."""
     group = member_group(request, group_id)
-    rated = ratings(group)
-    played = list(plays(group, facts=True))
-    split = winners_and_others(played)
+    summary = history(group)
+    split = summary.okanagan().split
     insights = split.group
     sections = [
         {
             "stats": stats,
             "wins_chart": bars(_("Wins per player"), [(player.name, player.wins) for player in stats.players]),
             "parts": [(part, PARTS[part]) for part in _parts(stats.players)],
-            "ratings": ranked(stats.players, rated.get(stats.kind, {})),
-            "records": records(stats.kind, played),
+            "ratings": ranked(stats.players, summary.kinds[stats.kind].rated()),
+            "records": summary.kinds[stats.kind].records(),
             "insights": shown(insights) if stats.kind == Game.Kind.OKANAGAN and insights.games else None,
         }
-        for stats in group_stats(group, played)
+        for stats in summary.stats()
     ]
     context = {
         "group": group,

@@ -20,7 +20,7 @@ from rules import TITLES
 from scoring.creation import create_sheet_game
 from scoring.history.bgsplay_import import BadPlayFile, read_play_file
 from scoring.history.portability import backup
-from scoring.history.statistics import group_stats
+from scoring.history.summary import history
 from scoring.models import Game, Group, Profile
 from scoring.standings import stored_result
 from tests.scoring.conftest import at_once, logged_in
@@ -239,7 +239,7 @@ def test_imported_plays_count_in_the_statistics_the_csv_and_the_backup_and_resto
     member_client: Client, group: Group
 ) -> None:
     upload(member_client, group, play_file(a_play({"Ann": "40", "Ben": "38"}, uuid="ABC-1")))
-    (okanagan,) = group_stats(group)
+    (okanagan,) = history(group).stats()
     assert [(player.name, player.plays, player.wins) for player in okanagan.players] == [("Ann", 1, 1), ("Ben", 1, 0)]
     csv = member_client.get(f"/groups/{group.pk}/plays.csv").getvalue().decode()
     assert ",2024-05-17,okanagan,finished,2,1,Ann,40,1,1" in csv and ",Ben,38,2,0" in csv
@@ -316,10 +316,10 @@ def test_the_pages_of_an_imported_play_answer(member_client: Client, group: Grou
 
 def test_an_imported_play_leaves_the_average_score_parts_as_they_were(member_client: Client, group: Group) -> None:
     game = finished_okanagan(group, "okanagan-dense-four-players")
-    before = {player.name: player.average_parts() for player in group_stats(group)[0].players}
+    before = {player.name: player.average_parts() for player in history(group).stats()[0].players}
     names = game.players()
     upload(member_client, group, play_file(a_play(dict.fromkeys(names, "1"))))
-    after = group_stats(group)[0].players
+    after = history(group).stats()[0].players
     assert {player.name: player.average_parts() for player in after} == before
     assert {player.plays for player in after} == {2}
 

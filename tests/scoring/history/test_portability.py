@@ -12,7 +12,7 @@ from django.test import Client
 
 from scoring.creation import create_game, create_sheet_game
 from scoring.history.portability import CSV_COLUMNS
-from scoring.history.statistics import group_summary
+from scoring.history.summary import group_summary, history
 from scoring.log import change_log, finish
 from scoring.models import Game, Group
 from tests.scoring.sheets.test_sheet_games import COOPER_ISLAND
@@ -29,7 +29,7 @@ def a_history(member_client: Client, group: Group, game: Game) -> None:
 
 
 def summary(group: Group) -> list[tuple[str, int, int, float | None, int | None]]:
-    lines = group_summary(group, group.profiles.all())
+    lines = group_summary(history(group), group.profiles.all())
     return sorted((line.profile.name, line.plays, line.wins, line.average, line.best) for line in lines)
 
 

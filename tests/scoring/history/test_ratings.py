@@ -17,7 +17,9 @@ from openskill.models import PlackettLuce
 
 from scoring.creation import create_game, create_games, sheet_game
 from scoring.history.portability import backup, restore
-from scoring.history.ratings import Rating, player_history, ratings, recompute
+from scoring.history.ratings import Rating, player_history, recompute
+from scoring.history.statistics import timeline
+from scoring.history.summary import history
 from scoring.log import finish, reopen
 from scoring.models import Game, Group, Seat
 from scoring.sheets.lifecycle import finish_sheet_game, reopen_sheet_game
@@ -95,7 +97,7 @@ def current(group: Group) -> dict[str, Pair]:
     """Each player's latest Cooper Island rating, by name."""
     return {
         group.profiles.get(pk=key[0]).name: (rating.mu, rating.sigma)
-        for key, rating in ratings(group)[Game.Kind.COOPER_ISLAND].items()
+        for key, rating in history(group).kinds[Game.Kind.COOPER_ISLAND].rated().items()
     }
 
 
@@ -152,7 +154,7 @@ def test_a_solo_game_changes_nothing(group: Group) -> None:
     solo = play(group, ("Ann", 50), finished=START + timedelta(hours=1))
     assert stored(solo) == [(None, None)]
     assert current(group) == before
-    assert ratings(group)[Game.Kind.COOPER_ISLAND][(group.profiles.get(name="Ann").pk, "")].games == 1
+    assert history(group).kinds[Game.Kind.COOPER_ISLAND].rated()[(group.profiles.get(name="Ann").pk, "")].games == 1
 
 
 def test_the_games_count_in_the_order_they_finished_then_by_id(group: Group) -> None:
@@ -198,7 +200,7 @@ def test_an_okanagan_game_reopened_loses_its_rating_until_it_finishes_again(grou
     rated = stored(game)
     assert all(mu is not None for mu, _sigma in rated)
     reopen(game, game.revision)
-    assert stored(game) == [(None, None)] * 3 and Game.Kind.OKANAGAN not in ratings(group)
+    assert stored(game) == [(None, None)] * 3 and Game.Kind.OKANAGAN not in history(group).kinds
     game.refresh_from_db()
     finish(game, game.revision)
     assert stored(game) == rated
@@ -231,7 +233,7 @@ def test_the_rating_is_the_ordinal_with_the_games_it_counts() -> None:
 def test_the_pages_show_the_rating_its_sentence_and_its_chart(member_client: Client, group: Group) -> None:
     play(group, ("Ann", 40), ("Ben", 30), finished=START)
     play(group, ("Ann", 40), ("Ben", 30), finished=START + timedelta(hours=1))
-    ann = ratings(group)[Game.Kind.COOPER_ISLAND][(group.profiles.get(name="Ann").pk, "")]
+    ann = history(group).kinds[Game.Kind.COOPER_ISLAND].rated()[(group.profiles.get(name="Ann").pk, "")]
     page = member_client.get(f"/groups/{group.pk}/stats/").content.decode()
     assert f"<strong>{ann.ordinal:.1f}</strong>" in page and "a first guess after 2 games" in page
     assert "The rating is μ − 3σ" in page
@@ -240,8 +242,8 @@ def test_the_pages_show_the_rating_its_sentence_and_its_chart(member_client: Cli
     assert f"<strong>{ann.ordinal:.1f}</strong>" in profile and "a first guess after 2 games" in profile
     chart = profile.split("<title>Rating over time</title>", 1)[1].split("</svg>", 1)[0]
     assert chart.count("<circle") == 2 and "<polyline" in chart
-    history = player_history(group, group.profiles.get(name="Ann"))[Game.Kind.COOPER_ISLAND]
-    assert [game.rating for game in history][-1] == ann
+    rated = player_history(timeline(group, group.profiles.get(name="Ann")))[Game.Kind.COOPER_ISLAND]
+    assert [game.rating for game in rated][-1] == ann
 
 
 def queries(client: Client, url: str) -> int:
@@ -290,3 +292,8 @@ def test_games_finished_before_the_ratings_existed_are_rated_when_the_next_one_f
     later = play(group, ("Ann", 40), ("Ben", 30))
     after_earlier = by_package([(MU, SIGMA)] * 2, [1, 2])
     assert close(stored(earlier), after_earlier) and close(stored(later), by_package(after_earlier, [1, 2]))
+
+
+@pytest.mark.parametrize(("mu", "sigma"), [(25.0, 25 / 3), (31.2, 2.5), (12.0, 7.1)])
+def test_the_ordinal_is_the_packages(mu: float, sigma: float) -> None:
+    assert Rating.of(mu, sigma, 1).ordinal == pytest.approx(PlackettLuce().rating(mu, sigma).ordinal())

@@ -3,14 +3,14 @@ reach a record keeps it; imported plays count in scores, margins and streaks onl
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import UTC, datetime
 
 from django.test import Client
 from django.urls import reverse
 
 from scoring.history.facts import FIELDS
-from scoring.history.records import records, records_data
 from scoring.history.statistics import PlayedSeat, plays
+from scoring.history.summary import Summary
 from scoring.models import Game, Group
 from tests.scoring.history.test_stats import cooper
 
@@ -21,7 +21,20 @@ def seat(game: int, name: str, total: int, rank: int, **facts: int) -> PlayedSea
     """A seat of made-up game ``game``, played on day ``game`` of March, with ``facts`` (the others 0; none at all:
     an imported play)."""
     counts = tuple(facts.get(field, 0) for field in FIELDS) if facts else None
-    return PlayedSeat(game, OKANAGAN, date(2026, 3, game), 1, (0, name.lower()), None, name, total, rank, 2, {}, counts)
+    return PlayedSeat(
+        game,
+        OKANAGAN,
+        datetime(2026, 3, game, tzinfo=UTC),
+        1,
+        (0, name.lower()),
+        None,
+        name,
+        total,
+        rank,
+        2,
+        {},
+        counts,
+    )
 
 
 GAMES = [
@@ -43,7 +56,10 @@ GAMES = [
 
 
 def held(kind: Game.Kind = OKANAGAN, seats: list[PlayedSeat] = GAMES) -> dict[str, tuple[int, tuple[str, ...], int]]:
-    return {record.name: (record.value, record.players, record.game_id) for record in records(kind, seats)}
+    return {
+        record.name: (record.value, record.players, record.game_id)
+        for record in Summary().add(seats).kinds[kind].records()
+    }
 
 
 def test_each_record_names_its_player_and_game() -> None:
@@ -75,9 +91,9 @@ def test_imported_plays_give_no_record_of_the_event_log() -> None:
 
 
 def test_records_as_data_say_their_day_and_link_to_their_game() -> None:
-    data = records_data(GAMES)
-    assert list(data) == ["okanagan"]
-    first = data["okanagan"][0]
+    summary = Summary().add(GAMES)
+    assert list(summary.kinds) == [OKANAGAN]
+    first = summary.kinds[OKANAGAN].records()[0].to_data()
     assert first == {
         "record": "highest_score",
         "value": 71,
@@ -92,7 +108,7 @@ def test_the_statistics_page_shows_each_record_with_its_definition_and_game(
     member_client: Client, group: Group
 ) -> None:
     game = cooper(group, ("Ann", 31, 0), ("Ben", 12, 0))
-    played = list(plays(group, facts=True))
+    played = list(plays(group))
     (kind,) = {seat.kind for seat in played}
     assert held(kind, played) == {
         "highest_score": (31, ("Ann",), game.pk),

@@ -17,7 +17,7 @@ from django.test import Client
 
 from rules import documents, score_sheet
 from scoring.creation import create_game, create_sheet_game
-from scoring.history.statistics import group_stats, group_summary, player_stats
+from scoring.history.summary import group_summary, history, player_stats
 from scoring.log import change_log, finish, reopen
 from scoring.models import Game, Group, Seat
 from scoring.standings import store_result
@@ -84,7 +84,7 @@ def test_a_solo_small_islands_game_lost_to_alexis_ranks_second(group: Group) -> 
     }
     game = create_sheet_game(group, sheet)
     assert seat_results(game) == [("Ann", 10, 2, {"prestige_points": 10, "discovery_points": 0, "port_points": 0})]
-    (stats,) = group_stats(group)
+    (stats,) = history(group).stats()
     assert (stats.players[0].plays, stats.players[0].wins) == (1, 0)
 
 
@@ -176,10 +176,10 @@ def test_every_count_comes_from_one_module(group: Group, game: Game) -> None:
     finished_forest(game)
     cooper(group, ("Red", 50, 0), ("White", 40, 0))
     red = group.profiles.get(name="Red")
-    okanagan, cooper_island = group_stats(group)
+    okanagan, cooper_island = history(group).stats()
     assert (okanagan.kind, cooper_island.kind) == (Game.Kind.OKANAGAN, Game.Kind.COOPER_ISLAND)
-    (line,) = (line for line in group_summary(group, group.profiles.all()) if line.profile == red)
-    (record, _sheet) = player_stats(group, red)
+    (line,) = (line for line in group_summary(history(group), group.profiles.all()) if line.profile == red)
+    (record, _sheet) = player_stats(history(group), red)
     assert (line.plays, line.wins, line.average, line.best) == (record.plays, record.wins, record.average, record.best)
     assert record.average_parts() == {"explorer_points": 0.0, "objective_points": 0.0, "nugget_points": 10.0}
 
@@ -279,7 +279,9 @@ def test_the_check_command_finds_a_stored_result_that_differs_from_the_replay(ga
     out = io.StringIO()
     with pytest.raises(CommandError):
         call_command("check_data", stdout=out)
-    assert out.getvalue().startswith(f"game {game.pk}: seat 'Red': stored (total, rank, parts) (10, 2, {{")
+    lines = out.getvalue().splitlines()
+    assert lines[0] == f"group {game.group_id}: its stored history differs from its games counted again"
+    assert lines[1].startswith(f"game {game.pk}: seat 'Red': stored (total, rank, parts) (10, 2, {{")
 
 
 def test_a_sheet_game_finished_later_stores_its_result_the_same_way(group: Group) -> None:

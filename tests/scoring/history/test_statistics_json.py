@@ -11,8 +11,8 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from scoring.creation import create_game
-from scoring.history.ratings import ratings
-from scoring.history.statistics import group_stats, player_key, plays
+from scoring.history.statistics import player_key, plays
+from scoring.history.summary import history
 from scoring.models import Game, Group
 from tests.scoring.history.test_insights import a_finished_game, example, finished_random_games
 
@@ -38,8 +38,8 @@ def test_each_player_with_plays_wins_rating_and_insights_and_the_records(member_
     assert data["format"] == "okanagan-companion-statistics/1" and data["group"] == "Friday table"
     okanagan = data["games"]["okanagan"]
     assert okanagan["games"] == 2
-    stats = group_stats(group)[0]
-    rated = ratings(group)[Game.Kind.OKANAGAN]
+    stats = history(group).stats()[0]
+    rated = history(group).kinds[Game.Kind.OKANAGAN].rated()
     assert [(player["name"], player["plays"], player["wins"]) for player in okanagan["players"]] == [
         (player.name, player.plays, player.wins) for player in stats.players
     ]

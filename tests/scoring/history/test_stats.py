@@ -5,7 +5,8 @@ from __future__ import annotations
 from django.test import Client
 
 from scoring.creation import create_sheet_game
-from scoring.history.statistics import group_stats
+from scoring.history import summary
+from scoring.history.charts import MOST_POINTS, line
 from scoring.models import Game, Group
 
 
@@ -31,7 +32,7 @@ def history(group: Group) -> None:
 
 def test_shared_wins_count_for_each_winner_and_ties_in_head_to_head(group: Group) -> None:
     history(group)
-    (stats,) = group_stats(group)
+    (stats,) = summary.history(group).stats()
     assert stats.games == 3
     lines = {player.name: player for player in stats.players}
     assert [player.name for player in stats.players] == ["Ann", "Ben", "Cy"]  # 2 wins each, then by name
@@ -68,3 +69,14 @@ def test_a_finished_game_shows_its_score_breakdown(member_client: Client, group:
     game = group.games.first()
     page = member_client.get(f"/games/{game.pk}/").content.decode()  # type: ignore[union-attr]
     assert "Score breakdown" in page and 'class="series-' in page
+
+
+def test_a_line_of_many_games_draws_at_most_sixty_points_each_of_a_run_of_games() -> None:
+    points = [(f"day {number}", float(number % 2)) for number in range(130)]  # 0, 1, 0, 1...
+    chart = str(line("Scores over time", points))
+    assert chart.count("<circle") == 44 <= MOST_POINTS  # runs of 3 games (130 / 60, rounded up), the last of 1
+    assert "<title>day 0 – day 2: 0.3</title>" in chart  # the mean of 0, 1, 0
+    assert "<title>day 129: 1.0</title>" in chart
+    last = str(line("Rating over time", points, combine=lambda values: values[-1]))
+    assert "<title>day 0 – day 2: 0.0</title>" in last
+    assert str(line("Scores over time", points[:MOST_POINTS])).count("<circle") == MOST_POINTS  # one a game

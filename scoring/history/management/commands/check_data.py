@@ -20,6 +20,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from rules import Result, RulesError, name_problem, score_document, text_problem
 from scoring import states
 from scoring.history.portability import game_document
+from scoring.history.summary import kept
 from scoring.models import GROUP_NAME_LENGTH, Game, Group, Profile
 from scoring.standings import stored_result
 
@@ -56,6 +57,8 @@ def problems() -> Iterator[str]:
         problem = text_problem(group.name)
         if problem is not None or len(group.name) > GROUP_NAME_LENGTH:
             yield f"group {group.pk}: name {group.name!r}: {problem or 'is too long'}"
+        if not kept(group):
+            yield f"group {group.pk}: its stored history differs from its games counted again"
     for profile in Profile.objects.order_by("pk"):
         problem = name_problem(profile.name)
         if problem is not None:
