@@ -17,15 +17,10 @@ class HistoryConfig(AppConfig):
     label = "scoring_history"
 
     def ready(self) -> None:
-        """Keep the history as the finished results change (:data:`scoring.standings.results_changed`), and when a
-        player is removed (their seats then count under the seats' names)."""
-        from django.db.models.signals import post_delete
-
-        from scoring.models import Profile
+        """Keep the history as the finished results change (:data:`scoring.standings.results_changed`)."""
         from scoring.standings import results_changed
 
         results_changed.connect(on_results_changed, dispatch_uid="scoring.history")
-        post_delete.connect(on_profile_deleted, sender=Profile, dispatch_uid="scoring.history.profile")
 
 
 def on_results_changed(sender: object, *, group: Group, games: Sequence[Game], **kwargs: Any) -> None:
@@ -39,13 +34,3 @@ def on_results_changed(sender: object, *, group: Group, games: Sequence[Game], *
     store_facts(games)
     rerated = recompute(group, games)
     refresh(group, games, rerated=rerated)
-
-
-def on_profile_deleted(sender: object, *, instance: Any, **kwargs: Any) -> None:
-    """A player removed: their seats now count under the seats' own names."""
-    from scoring.history.summary import refresh
-    from scoring.models import Group
-
-    group = Group.objects.filter(pk=instance.group_id).first()
-    if group is not None:  # not the group itself being deleted
-        refresh(group)
