@@ -26,11 +26,15 @@ class HistoryConfig(AppConfig):
 def on_results_changed(sender: object, *, group: Group, games: Sequence[Game], **kwargs: Any) -> None:
     """The facts of the fresh games' event logs (:mod:`scoring.history.insights`), then the ratings
     (:mod:`scoring.history.ratings`), then the group's sums (:mod:`scoring.history.summary`), each reading what the
-    one before stored."""
+    one before stored, the group's history locked throughout."""
+    from django.db import transaction
+
     from scoring.history.insights import store_facts  # the models are ready only now
     from scoring.history.ratings import recompute
-    from scoring.history.summary import refresh
+    from scoring.history.summary import locked, refresh
 
-    store_facts(games)
-    rerated = recompute(group, games)
-    refresh(group, games, rerated=rerated)
+    with transaction.atomic():
+        locked(group)  # two games finishing at once: the second is rated once the first is, then summed after it
+        store_facts(games)
+        rerated = recompute(group, games)
+        refresh(group, games, rerated=rerated)

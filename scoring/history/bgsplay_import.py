@@ -27,7 +27,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from rules import TITLES, PlayerResult, Title, name_key, names_problem
+from rules import ALEXIS, TITLES, PlayerResult, Title, name_key, names_problem
 from rules.components import MAX_PLAYERS
 from rules.ranking import competition_ranks
 from scoring.creation import NewGame, Profiles, create_games
@@ -77,8 +77,10 @@ class ImportedPlay:
 
     @property
     def winners(self) -> tuple[str, ...]:
-        """The players in first place (several when the victory is shared)."""
-        return tuple(player.name for player in self.players if player.rank == 1)
+        """The players in first place (several when the victory is shared), or the opponent card that beat the
+        player of a solo game, as the engine names them."""
+        first = tuple(player.name for player in self.players if player.rank == 1)
+        return first or ((ALEXIS,) if _against_alexis(self.kind, len(self.players)) else ())
 
     def key(self) -> tuple[str, str, tuple[tuple[str, int], ...]]:
         """What makes it the same play when it has no id: its game, its day and each player's score."""
@@ -213,7 +215,8 @@ def imported_play(
     """A play of ``kind`` that ended at ``played``, from its ``seats`` in order as a file gives them (each a name,
     a score, a rank — 0 when the file sets none — and whether the player won), checked as a group's players and
     results are; :class:`PlayRefused` saying why not. Ranks come from the file when every player has one, else
-    from the winners and then the scores (competition ranking: the winners first, then the highest score)."""
+    from the winners and then the scores (competition ranking: the winners first, then the highest score); a solo game
+of Small Islands that the player did not win places them 2nd, behind the Alexis card."""
     if not 1 <= len(seats) <= MAX_PLAYERS:
         raise PlayRefused(
             ngettext(
@@ -231,13 +234,23 @@ def imported_play(
     if not all(_is_int(rank) for rank in ranks) or not all(isinstance(winner, bool) for winner in winners):
         raise PlayRefused(_("a rank is not a whole number, or a winner not true or false."))
     given = [rank for rank in ranks if isinstance(rank, int) and rank >= 1]
+    solo = _against_alexis(kind, len(seats))  # lost, the player is placed 2nd, after the card
+    places = 2 if solo else len(seats)
     if len(given) == len(seats):
-        if min(given) != 1 or max(given) > len(seats):
-            raise PlayRefused(_("its ranks are not places from 1 to %(count)d.") % {"count": len(seats)})
+        if (min(given) != 1 and not solo) or max(given) > places:
+            raise PlayRefused(_("its ranks are not places from 1 to %(count)d.") % {"count": places})
+    elif solo:
+        given = [1 if winners[0] else 2]
     else:
         given = competition_ranks([(int(bool(winner)), score) for winner, score in zip(winners, scores, strict=True)])
     players = tuple(ImportedPlayer(*seat) for seat in zip(names, scores, given, strict=True))
     return ImportedPlay(kind, played, players, source_play_id)
+
+
+def _against_alexis(kind: str, players: int) -> bool:
+    """Whether a play of ``kind`` with this many players is a solo game of Small Islands, against the Alexis card:
+    a player who lost it is placed 2nd, and the card is the winner (:func:`rules.score_sheet`)."""
+    return kind == Game.Kind.SMALL_ISLANDS and players == 1
 
 
 def _title(game: Mapping[str, object]) -> Title:

@@ -4,7 +4,9 @@ most territories closed in one game, longest winning streak — each naming its 
 Kept game after game from the results and facts stored on the seats (:class:`RecordBook`), with the group's other
 sums (:mod:`scoring.history.summary`). The first to reach a
 record holds it: a later equal figure does not take it. The facts' records (nuggets, Explorer sets, territories)
-count Okanagan games played here; an imported play counts in the scores, margins and streaks.
+count Okanagan games played here; an imported play counts in the scores, margins and streaks. A margin is the lowest
+winner's points minus the best points placed after the winners; a play whose file ranked a winner below a higher
+score placed after them (BG Stats lets a group rank as it likes) gives no margin.
 """
 
 from __future__ import annotations
@@ -121,8 +123,9 @@ class RecordBook:
         winners = [seat for seat in seats if seat.won]
         behind = [seat.total for seat in seats if not seat.won]
         if winners and behind:  # when every player shares the victory, nobody is placed after the winners
-            margin = winners[0].total - max(behind)
-            self._reach("biggest_margin", margin, tuple(seat.key for seat in winners), seats[0])
+            margin = min(seat.total for seat in winners) - max(behind)
+            if margin >= 0:  # an imported play may rank a winner below a score placed after them: no margin
+                self._reach("biggest_margin", margin, tuple(seat.key for seat in winners), seats[0])
         for seat in seats:
             if runs[seat.key]:
                 self._reach("longest_streak", runs[seat.key], (seat.key,), seat)

@@ -269,7 +269,7 @@ def refresh(group: Group, fresh: Sequence[Game] = (), *, rerated: bool = True) -
     When every fresh game ended after the last game counted (a game finishing now), they are added to the stored sums;
     otherwise the group's games are all folded again."""
     with transaction.atomic():
-        row, _made = GroupHistory.objects.select_for_update().get_or_create(group=group)
+        row = locked(group)
         stored = Summary.from_data(row.data)
         after = [_ended(game) for game in fresh]
         if (
@@ -284,6 +284,13 @@ def refresh(group: Group, fresh: Sequence[Game] = (), *, rerated: bool = True) -
         row.data = summary.to_data()
         row.save(update_fields=["data"])
     return summary
+
+
+def locked(group: Group) -> GroupHistory:
+    """The group's history row, made if new, locked until the transaction ends: one writer of a group's history at a
+    time, each reading what the one before committed (inside a transaction)."""
+    row, _made = GroupHistory.objects.select_for_update().get_or_create(group=group)
+    return row
 
 
 def _ended(game: Game) -> tuple[str, int]:

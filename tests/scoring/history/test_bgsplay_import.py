@@ -159,6 +159,47 @@ def test_ranks_come_from_the_file_else_from_the_winners_then_the_scores() -> Non
     assert read_play_file(play_file(ranked)).plays[0][1].winners == ("Ben",)
 
 
+SMALL_ISLANDS = [{"id": 1, "name": "Small Islands", "bggId": 236248}]
+ALEXIS_WINS = {
+    "format": "small-islands-sheet/1",
+    "players": [{"name": "Ann", "prestige": 10, "discoveries": [], "ship_placed": False, "ports": 0, "houses": 0}],
+    "alexis": {"base": 40, "per_house": 1, "houses": 6},
+}
+
+
+def test_a_lost_solo_game_comes_back_lost_with_alexis_its_winner(member_client: Client, group: Group) -> None:
+    game = create_sheet_game(group, ALEXIS_WINS)
+    before, winners = results(game), game.winners
+    assert before == [("Ann", 10, 2)] and winners == ["Alexis"]
+    file = bgsplay(member_client, f"/games/{game.pk}/play.bgsplay")
+    game.delete()
+    assert "1 play imported" in upload(member_client, group, file).content.decode()
+    back = Game.objects.get(group=group)
+    assert results(back) == before and back.winners == winners
+    (stats,) = history(group).stats()
+    assert (stats.players[0].plays, stats.players[0].wins) == (1, 0)
+
+
+@pytest.mark.parametrize(
+    ("rank", "winner", "placed", "winners"),
+    [(0, False, 2, ("Alexis",)), (0, True, 1, ("Ann",)), (2, False, 2, ("Alexis",)), (1, True, 1, ("Ann",))],
+)
+def test_a_solo_play_of_small_islands_not_won_is_alexis_s(
+    rank: int, winner: bool, placed: int, winners: tuple[str]
+) -> None:
+    solo = a_play({"Ann": "20"})
+    solo["playerScores"][0] |= {"rank": rank, "winner": winner}
+    (_number, play), *_rest = read_play_file(play_file(solo, games=SMALL_ISLANDS)).plays
+    assert [(player.name, player.rank) for player in play.players] == [("Ann", placed)] and play.winners == winners
+
+
+def test_a_solo_play_placed_third_is_refused() -> None:
+    solo = a_play({"Ann": "20"})
+    solo["playerScores"][0]["rank"] = 3
+    file = read_play_file(play_file(solo, games=SMALL_ISLANDS))
+    assert not file.plays and [refusal.reason for refusal in file.refused] == ["its ranks are not places from 1 to 2."]
+
+
 BROKEN_PLAY = [
     ({"score": "many"}, "score is not a whole number"),
     ({"score": 10**40}, "is not between -9999 and 9999"),

@@ -119,3 +119,10 @@ def test_the_statistics_page_shows_each_record_with_its_definition_and_game(
     assert "Biggest winning margin: 19" in page
     assert "The winner&#x27;s points minus those of the best player placed after them, in one game." in page
     assert f'href="{reverse("game", kwargs={"game_id": game.pk})}"' in page
+
+
+def test_a_play_whose_winner_scored_less_than_one_placed_after_gives_no_margin() -> None:
+    upset = [seat(5, "Ann", 10, 1), seat(5, "Ben", 50, 2)]  # BG Stats lets a group rank as it likes
+    assert "biggest_margin" not in held(seats=upset)
+    shared = [seat(6, "Ann", 45, 1), seat(6, "Ben", 41, 1), seat(6, "Cy", 40, 3)]  # the lowest winner's points
+    assert held(seats=shared)["biggest_margin"] == (1, ("Ann", "Ben"), 6)

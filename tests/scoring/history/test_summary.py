@@ -22,6 +22,7 @@ from hypothesis import strategies as st
 from scoring.creation import create_games
 from scoring.history.facts import FIELDS
 from scoring.history.portability import backup, restore
+from scoring.history.ratings import recompute
 from scoring.history.statistics import PlayedSeat
 from scoring.history.statistics_json import statistics_document
 from scoring.history.summary import Summary, history, kept
@@ -130,13 +131,14 @@ def test_sums_never_stored_or_of_an_older_version_are_folded_on_first_reading(gr
 
 
 @pytest.mark.django_db(transaction=True)
-def test_four_games_finishing_at_once_are_each_counted_once(group: Group) -> None:
+def test_four_games_finishing_at_once_are_each_rated_and_counted_once(group: Group) -> None:
     play(group, ("Ann", 30), ("Ben", 20), finished=START)  # the sums exist: the four are added to them
     later = [cooper(("Ann", 20 + number), ("Cy", 25), finished=START + timedelta(hours=1)) for number in range(4)]
     outcomes = at_once(4, lambda number: create_games(group, [later[number]]))
     assert not [outcome for outcome in outcomes if isinstance(outcome, BaseException)]
     assert_kept(group)
     assert stored(group).kinds[Game.Kind.COOPER_ISLAND].games == 5
+    assert not recompute(group)  # the ratings stored are those of a full recount: each game rated after the others
 
 
 def test_check_data_finds_a_stored_history_that_differs_from_the_games(group: Group) -> None:
