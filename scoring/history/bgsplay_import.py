@@ -215,8 +215,8 @@ def imported_play(
     """A play of ``kind`` that ended at ``played``, from its ``seats`` in order as a file gives them (each a name,
     a score, a rank — 0 when the file sets none — and whether the player won), checked as a group's players and
     results are; :class:`PlayRefused` saying why not. Ranks come from the file when every player has one, else
-    from the winners and then the scores (competition ranking: the winners first, then the highest score); a solo game
-of Small Islands that the player did not win places them 2nd, behind the Alexis card."""
+    from the winners and then the scores (competition ranking: the winners first, then the highest score); a solo
+    game of Small Islands that the player did not win places them 2nd, behind the Alexis card."""
     if not 1 <= len(seats) <= MAX_PLAYERS:
         raise PlayRefused(
             ngettext(
