@@ -110,18 +110,24 @@ def in_finish_order(seats: QuerySet[Seat]) -> QuerySet[Seat]:
     return seats.annotate(ended=Coalesce("game__finished", "game__created")).order_by("ended", "game_id", "position")
 
 
+def _played(group: Group) -> QuerySet[Seat]:
+    """The seats of the group's finished games that hold their result, in the order the games were played. A game
+    of a kind the site does not know (a database edited by hand: ``manage.py check_data`` names it) is left out."""
+    seats = Seat.objects.filter(game__group=group, game__status=Game.Status.FINISHED, game__kind__in=Game.Kind.values)
+    return in_finish_order(seats.exclude(rank=None).exclude(total=None))
+
+
+def _rating(mu: float | None, sigma: float | None) -> tuple[float, float] | None:
+    return (mu, sigma) if mu is not None and sigma is not None else None
+
+
 def plays(group: Group, games: Iterable[int] | None = None) -> Iterator[PlayedSeat]:
     """Every play of the group's finished games (of ``games`` only, when given), in the order the games were played
-    (then seat order), from one query read :data:`PLAYS_CHUNK` seats at a time. A game of a kind the site does not
-    know (a database edited by hand: ``manage.py check_data`` names it) is left out."""
-    seats = Seat.objects.filter(game__group=group, game__status=Game.Status.FINISHED, game__kind__in=Game.Kind.values)
+    (then seat order), from one query read :data:`PLAYS_CHUNK` seats at a time."""
+    seats = _played(group)
     if games is not None:
         seats = seats.filter(game__in=list(games))
-    rows = (
-        in_finish_order(seats.exclude(rank=None).exclude(total=None))
-        .values_list(*FIELDS)
-        .iterator(chunk_size=PLAYS_CHUNK)
-    )
+    rows = seats.values_list(*FIELDS).iterator(chunk_size=PLAYS_CHUNK)
     for _game_id, game_rows in groupby(rows, key=itemgetter(0)):  # a game's seats come together
         seats_of = list(game_rows)
         for row in seats_of:
@@ -139,7 +145,7 @@ def plays(group: Group, games: Iterable[int] | None = None) -> Iterator[PlayedSe
                 players=len(seats_of),
                 parts=parts or {},
                 counts=counts_of(facts) if facts else None,
-                rating=(mu, sigma) if mu is not None and sigma is not None else None,
+                rating=_rating(mu, sigma),
             )
 
 
@@ -160,17 +166,9 @@ MOMENT_FIELDS = ("game__kind", "game_id", "ended", "total", "rating_mu", "rating
 
 def timeline(group: Group, profile: Profile) -> list[Moment]:
     """``profile``'s finished games in the order they were played: one query, of the few columns a chart needs."""
-    rows = in_finish_order(
-        Seat.objects.filter(
-            game__group=group, game__status=Game.Status.FINISHED, game__kind__in=Game.Kind.values, profile=profile
-        )
-        .exclude(rank=None)
-        .exclude(total=None)
-    ).values_list(*MOMENT_FIELDS)
+    rows = _played(group).filter(profile=profile).values_list(*MOMENT_FIELDS)
     return [
-        Moment(
-            Game.Kind(kind), game_id, ended.date(), total, (mu, sigma) if mu is not None and sigma is not None else None
-        )
+        Moment(Game.Kind(kind), game_id, ended.date(), total, _rating(mu, sigma))
         for kind, game_id, ended, total, mu, sigma in rows
     ]
 

@@ -137,15 +137,15 @@ class KindSums:
                 _player_key(line["key"]),
                 line["profile"],
                 line["name"],
-                plays,
-                wins,
-                score_sum,
-                best,
-                line["parts"],
-                parted,
-                {int(count): tally for count, tally in line["by_count"].items()},
-                current,
-                longest,
+                plays=plays,
+                wins=wins,
+                score_sum=score_sum,
+                best=best,
+                part_sums=line["parts"],
+                parted=parted,
+                by_count={int(count): tally for count, tally in line["by_count"].items()},
+                current=current,
+                longest=longest,
             )
             sums.players[player.key] = player
         sums.pairs = {(_player_key(a), _player_key(b)): tally for a, b, *tally in data["pairs"]}
@@ -176,6 +176,7 @@ class Summary:
             kind = game[0].kind
             self.kinds.setdefault(kind, KindSums(kind)).add(game)
             self.counted.add(game_id)
+            self.last = (_instant(game[0].ended), game_id)
         return self
 
     def renamed(self, profiles: Mapping[int, str]) -> Summary:
@@ -247,19 +248,7 @@ def _insights(data: Any) -> Insights:
 def summed(group: Group, games: Iterable[int] | None = None, into: Summary | None = None) -> Summary:
     """The group's finished games (``games`` only, when given) folded into ``into`` (new sums, without it), as
     stored now: one query however many games."""
-    summary = into if into is not None else Summary()
-    last: tuple[str, int] | None = None
-
-    def counted(seats: Iterable[PlayedSeat]) -> Iterable[PlayedSeat]:
-        nonlocal last
-        for seat in seats:
-            last = (_instant(seat.ended), seat.game_id)
-            yield seat
-
-    summary.add(counted(plays(group, games)))
-    if last is not None:
-        summary.last = last
-    return summary
+    return (into if into is not None else Summary()).add(plays(group, games))
 
 
 def refresh(group: Group, fresh: Sequence[Game] = (), *, rerated: bool = True) -> Summary:
