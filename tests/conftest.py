@@ -1,5 +1,5 @@
 """Shared fixtures: fresh rate-limit counters for each test; Chromium for the browser tests, skipped with a
-reason unless CI requires it."""
+reason unless CI requires it; property tests without a deadline."""
 
 from __future__ import annotations
 
@@ -16,8 +16,14 @@ import redis
 from django.conf import settings
 from django.core.cache import caches
 from django.utils import translation
+from hypothesis import settings as hypothesis_settings
 
 from support.chromium import CHROMIUM, CHROMIUM_FLAGS, chromium_path
+
+# No property test is timed: Hypothesis's default 200 ms deadline per example is a timed assertion, and a busy
+# 2-core CI machine can pause any example that long. A figure comes from bench/, never from a test.
+hypothesis_settings.register_profile("untimed", deadline=None)
+hypothesis_settings.load_profile("untimed")
 
 
 class StoppedClock:

@@ -31,7 +31,7 @@ from rules.components import whole_game_buildings
 from rules.record import AdjustEvent, RoundEndEvent, TerritoryEvent
 from support.random_games import random_record
 
-SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=60, suppress_health_check=[HealthCheck.too_slow])
 
 
 class DrawChooser:

@@ -42,7 +42,7 @@ JSON_VALUES = st.recursive(
     max_leaves=20,
 )
 REVISIONS = st.one_of(ODD_TEXT, st.sampled_from(["²", "٣", "③", "0", "1", "00", "1.0", "９"]))
-FUZZ = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+FUZZ = settings(max_examples=25, suppress_health_check=[HealthCheck.function_scoped_fixture])
 
 
 def urls(group: Group, game: Game) -> list[tuple[str, str]]:

@@ -297,7 +297,7 @@ LINE_KEYS = st.sampled_from([*ANN, *ANN_CI, "done", "alexis_base", "order_8", "l
 
 
 @pytest.mark.parametrize("kind", ["small_islands", "cooper_island"])
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=30, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.dictionaries(LINE_KEYS, ODD_TEXT, max_size=8))
 def test_odd_input_on_a_line_gets_an_answer_never_a_server_error(
     member_client: Client, group: Group, kind: str, data: dict[str, str]

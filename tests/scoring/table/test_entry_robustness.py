@@ -48,7 +48,7 @@ DRAFTS = st.one_of(
 )
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=60, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(ops=st.lists(OPS, max_size=12), damaged=DRAFTS)
 def test_any_taps_answer_a_page_never_an_error(
     member_client: Client, game: Game, ops: list[str], damaged: str | dict[str, object] | None
