@@ -254,6 +254,8 @@ def tour(page: Any, base: str, name: str, check: Callable[[str], None], table_on
     check("game over")
     visit(f"/watch/{game.spectator_token}/", "watch, game over")
     visit(f"/groups/{group.pk}/", "group with a game")
+    visit(f"/groups/{group.pk}/stats/", "stats, a game finished")  # ratings, records, insights, charts
+    visit(f"/groups/{group.pk}/players/{game.seats.first().profile_id}/", "player, a game finished")
 
 
 def collect(page: Any) -> None:
