@@ -34,7 +34,7 @@ def on_results_changed(sender: object, *, group: Group, games: Sequence[Game], *
     from scoring.history.summary import locked, refresh
 
     with transaction.atomic():
-        locked(group)  # two games finishing at once: the second is rated once the first is, then summed after it
+        row = locked(group)  # two games finishing at once: the second is rated once the first is, then summed after it
         store_facts(games)
         rerated = recompute(group, games)
-        refresh(group, games, rerated=rerated)
+        refresh(group, games, rerated=rerated, row=row)

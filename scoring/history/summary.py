@@ -23,7 +23,7 @@ from typing import Any, Final, cast
 
 from django.db import transaction
 
-from scoring.history.facts import FIELDS
+from scoring.history.facts import FACTS_VERSION, FIELDS
 from scoring.history.insights import Insights, Json, WinnersAndOthers
 from scoring.history.ratings import Rating
 from scoring.history.records import Held, Record, RecordBook
@@ -39,7 +39,8 @@ from scoring.history.statistics import (
 from scoring.models import Game, Group, GroupHistory, Profile
 
 SUMMARY_VERSION: Final = 1
-"""Stored with the sums: raise it when what they hold changes (sums of another version are folded again)."""
+"""Stored with the sums, with the facts' :data:`~scoring.history.facts.FACTS_VERSION`: raise it when what they hold
+changes (sums of another version, or summing facts of another version, are folded again)."""
 
 
 @dataclass
@@ -116,13 +117,13 @@ class KindSums:
         return {
             "games": self.games,
             "players": [_player_data(line) for line in self.players.values()],
-            "pairs": [[_key(a), _key(b), *tally] for (a, b), tally in self.pairs.items()],
-            "ratings": {_key(key): list(rating) for key, rating in self.ratings.items()},
-            "insights": {_key(key): _insights_data(found) for key, found in self.insights.items()},
+            "pairs": [[_key_text(a), _key_text(b), *tally] for (a, b), tally in self.pairs.items()],
+            "ratings": {_key_text(key): list(rating) for key, rating in self.ratings.items()},
+            "insights": {_key_text(key): _insights_data(found) for key, found in self.insights.items()},
             "winners": _insights_data(self.winners),
             "others": _insights_data(self.others),
             "records": {
-                name: [held.value, [_key(key) for key in held.holders], held.game_id, held.day.isoformat()]
+                name: [held.value, [_key_text(key) for key in held.holders], held.game_id, held.day.isoformat()]
                 for name, held in self.book.held.items()
             },
         }
@@ -134,7 +135,7 @@ class KindSums:
             plays, wins, score_sum, best, parted, current, longest = line["counts"]
             player = PlayerStats(
                 kind,
-                _player_key(line["key"]),
+                _key_of(line["key"]),
                 line["profile"],
                 line["name"],
                 plays=plays,
@@ -148,12 +149,12 @@ class KindSums:
                 longest=longest,
             )
             sums.players[player.key] = player
-        sums.pairs = {(_player_key(a), _player_key(b)): tally for a, b, *tally in data["pairs"]}
-        sums.ratings = {_player_key(key): (mu, sigma, games) for key, (mu, sigma, games) in data["ratings"].items()}
-        sums.insights = {_player_key(key): _insights(found) for key, found in data["insights"].items()}
+        sums.pairs = {(_key_of(a), _key_of(b)): tally for a, b, *tally in data["pairs"]}
+        sums.ratings = {_key_of(key): (mu, sigma, games) for key, (mu, sigma, games) in data["ratings"].items()}
+        sums.insights = {_key_of(key): _insights(found) for key, found in data["insights"].items()}
         sums.winners, sums.others = _insights(data["winners"]), _insights(data["others"])
         sums.book.held = {
-            name: Held(value, tuple(_player_key(key) for key in holders), game_id, date.fromisoformat(day))
+            name: Held(value, tuple(_key_of(key) for key in holders), game_id, date.fromisoformat(day))
             for name, (value, holders, game_id, day) in data["records"].items()
         }
         return sums
@@ -197,6 +198,7 @@ class Summary:
     def to_data(self) -> dict[str, Json]:
         return {
             "version": SUMMARY_VERSION,
+            "facts": FACTS_VERSION,
             "counted": cast(list[Json], sorted(self.counted)),
             "last": list(self.last),
             "kinds": {kind.value: sums.to_data() for kind, sums in self.kinds.items()},
@@ -204,27 +206,31 @@ class Summary:
 
     @classmethod
     def from_data(cls, data: Any) -> Summary | None:
-        """The sums stored (``None``: none yet, or of another version)."""
-        if not isinstance(data, dict) or data.get("version") != SUMMARY_VERSION:
+        """The sums stored (``None``: none yet, of another version, or not sums at all: they are to be folded
+        again)."""
+        if not isinstance(data, dict) or (data.get("version"), data.get("facts")) != (SUMMARY_VERSION, FACTS_VERSION):
             return None
-        kinds = {Game.Kind(kind): KindSums.from_data(Game.Kind(kind), sums) for kind, sums in data["kinds"].items()}
-        ended, game_id = data["last"]
-        return cls(kinds, set(data["counted"]), (ended, game_id))
+        try:
+            kinds = {Game.Kind(kind): KindSums.from_data(Game.Kind(kind), sums) for kind, sums in data["kinds"].items()}
+            ended, game_id = data["last"]
+            return cls(kinds, set(data["counted"]), (ended, game_id))
+        except (KeyError, TypeError, ValueError, AttributeError):  # a row edited by hand
+            return None
 
 
-def _key(key: PlayerKey) -> str:
+def _key_text(key: PlayerKey) -> str:
     profile_id, name = key
     return f"p{profile_id}" if not name else f"n{name}"
 
 
-def _player_key(text: str) -> PlayerKey:
+def _key_of(text: str) -> PlayerKey:
     return (int(text[1:]), "") if text[0] == "p" else (0, text[1:])
 
 
 def _player_data(line: PlayerStats) -> dict[str, Json]:
     counts: list[Json] = [line.plays, line.wins, line.score_sum, line.best, line.parted, line.current, line.longest]
     return {
-        "key": _key(line.key),
+        "key": _key_text(line.key),
         "profile": line.profile_id,
         "name": line.name,
         "counts": counts,
@@ -239,7 +245,9 @@ def _insights_data(found: Insights) -> list[Json]:
 
 def _insights(data: Any) -> Insights:
     games, totals = data
-    return Insights(games, totals) if len(totals) == len(FIELDS) else Insights()
+    if len(totals) != len(FIELDS):
+        raise ValueError("insights of another layout")
+    return Insights(games, totals)
 
 
 # Kept -----------------------------------------------------------------------------------------------------------------
@@ -251,14 +259,19 @@ def summed(group: Group, games: Iterable[int] | None = None, into: Summary | Non
     return (into if into is not None else Summary()).add(plays(group, games))
 
 
-def refresh(group: Group, fresh: Sequence[Game] = (), *, rerated: bool = True) -> Summary:
+def refresh(
+    group: Group, fresh: Sequence[Game] = (), *, rerated: bool = True, row: GroupHistory | None = None
+) -> Summary:
     """Keep the group's sums after its results changed (inside the writer's transaction): ``fresh`` are the games
-    whose results were just stored; ``rerated``: whether the ratings of other games changed too.
+    whose results were just stored; ``rerated``: whether the ratings of other games changed too; ``row``: the
+    group's history row, when the writer has locked it already.
 
-    When every fresh game ended after the last game counted (a game finishing now), they are added to the stored sums;
-    otherwise the group's games are all folded again."""
+    The fresh games are added to the stored sums when each of them is new to the sums and ended after the last game
+    counted (a game finishing now), and no other game's rating changed; otherwise the group's games are all folded
+    again."""
     with transaction.atomic():
-        row = locked(group)
+        if row is None:
+            row = locked(group)
         stored = Summary.from_data(row.data)
         after = [_ended(game) for game in fresh]
         if (
@@ -294,21 +307,23 @@ def _instant(moment: datetime) -> str:
 def history(group: Group) -> Summary:
     """The group's sums as stored, its players under their current names: two queries. A group whose sums were
     never stored (or stored by an older version of the site) has them folded and stored now, once."""
-    row = GroupHistory.objects.filter(group=group).values_list("data", flat=True).first()
-    stored = Summary.from_data(row)
-    if stored is None:
-        stored = refresh(group)
-    return stored.renamed(dict(group.profiles.values_list("pk", "name")))
+    return (_stored(group) or refresh(group)).renamed(_names(group))
 
 
 def kept(group: Group) -> bool:
-    """Whether the group's stored sums are those of its finished games counted again now (none stored: yes)."""
-    row = GroupHistory.objects.filter(group=group).values_list("data", flat=True).first()
-    if row is None:
-        return True
-    stored = Summary.from_data(row)
-    players = dict(group.profiles.values_list("pk", "name"))
-    return stored is None or stored.renamed(players).to_data() == summed(group).to_data()  # None: refolded when read
+    """Whether the group's stored sums are those of its finished games counted again now (none stored, or none
+    readable: yes, they are folded when first read)."""
+    stored = _stored(group)
+    return stored is None or stored.renamed(_names(group)).to_data() == summed(group).to_data()
+
+
+def _stored(group: Group) -> Summary | None:
+    return Summary.from_data(GroupHistory.objects.filter(group=group).values_list("data", flat=True).first())
+
+
+def _names(group: Group) -> dict[int, str]:
+    """The current name of each of the group's players, by id."""
+    return dict(group.profiles.values_list("pk", "name"))
 
 
 # Read by the pages --------------------------------------------------------------------------------------------------

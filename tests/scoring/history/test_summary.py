@@ -20,12 +20,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from scoring.creation import create_games
-from scoring.history.facts import FIELDS
+from scoring.history.facts import FACTS_VERSION, FIELDS
 from scoring.history.portability import backup, restore
 from scoring.history.ratings import recompute
 from scoring.history.statistics import PlayedSeat
 from scoring.history.statistics_json import statistics_document
-from scoring.history.summary import Summary, history, kept
+from scoring.history.summary import SUMMARY_VERSION, Summary, history, kept
 from scoring.log import change_log, finish, reopen
 from scoring.models import Game, Group, GroupHistory
 from scoring.standings import results_changed
@@ -85,6 +85,8 @@ def test_a_game_finishing_after_the_others_is_added_reading_only_its_own_seats(g
     assert_kept(group)
     reading_plays = [sql for sql in added if "total" in sql and "ORDER BY" in sql and "ended" in sql.lower()]
     assert len(reading_plays) == 1 and '"game_id" IN (' in reading_plays[0]  # the new game's seats only
+    reading_sums = [sql for sql in added if "grouphistory" in sql and sql.startswith("SELECT")]
+    assert len(reading_sums) == 1  # the sums, however large, are read once, locked
     earlier = finishing_queries(-1)  # ended before the last counted: everything is folded again
     assert_kept(group)
     assert not any('"game_id" IN (' in sql for sql in earlier if "total" in sql and "ended" in sql.lower())
@@ -121,8 +123,19 @@ def _without_games(document: dict[str, Any]) -> dict[str, Any]:
     return document | {"group": None}
 
 
-@pytest.mark.parametrize("stale", [{}, {"version": 0}])
-def test_sums_never_stored_or_of_an_older_version_are_folded_on_first_reading(group: Group, stale: object) -> None:
+@pytest.mark.parametrize(
+    "stale",
+    [
+        {},
+        {"version": 0},
+        {"version": SUMMARY_VERSION},  # summing facts of an older version
+        {"version": SUMMARY_VERSION, "facts": FACTS_VERSION, "kinds": {"okanagan": {"games": 1}}},  # edited by hand
+        {"version": SUMMARY_VERSION, "facts": FACTS_VERSION, "kinds": {}, "last": "x", "counted": []},
+    ],
+)
+def test_sums_never_stored_of_an_older_version_or_unreadable_are_folded_on_first_reading(
+    group: Group, stale: object
+) -> None:
     play(group, ("Ann", 30), ("Ben", 20), finished=START)
     GroupHistory.objects.filter(group=group).update(data=stale)
     (stats,) = history(group).stats()
