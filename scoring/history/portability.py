@@ -358,7 +358,7 @@ def plays_csv(group: Group) -> Iterator[str]:
     games), the player under their current name as the statistics show them."""
     writer = csv.writer(_Line())
     yield writer.writerow(CSV_COLUMNS)
-    for play in plays(group):
+    for play in plays(group, scores_only=True):
         parts = play.parts if play.kind == Game.Kind.OKANAGAN else {}
         row = [play.game_id, play.day.isoformat(), play.kind.value, Game.Status.FINISHED.value, play.players,
                play.seat, play.name, play.total, play.rank, int(play.won),

@@ -146,7 +146,6 @@ def _counted(rated: list[tuple[int, tuple[str, PlayerKey], float]], stored: dict
 class RatedGame:
     """A player's rating after one of their games."""
 
-    game_id: int
     day: date
     rating: Rating
 
@@ -158,7 +157,7 @@ def player_history(games: Iterable[Moment]) -> dict[Game.Kind, list[RatedGame]]:
     for game in games:
         if game.rating is not None:
             rated = history.setdefault(game.kind, [])
-            rated.append(RatedGame(game.game_id, game.day, Rating.of(*game.rating, len(rated) + 1)))
+            rated.append(RatedGame(game.day, Rating.of(*game.rating, len(rated) + 1)))
     return history
 
 

@@ -83,7 +83,7 @@ class PlayedSeat:
         return None if self.counts is None else self.counts[INDEX[name]]
 
 
-FIELDS = (
+PLAY_FIELDS = (
     "game_id",
     "game__kind",
     "ended",
@@ -121,17 +121,24 @@ def _rating(mu: float | None, sigma: float | None) -> tuple[float, float] | None
     return (mu, sigma) if mu is not None and sigma is not None else None
 
 
-def plays(group: Group, games: Iterable[int] | None = None) -> Iterator[PlayedSeat]:
+HISTORY_FIELDS = 3
+"""The last :data:`PLAY_FIELDS`: the seat's facts and rating, which the scores alone do not need."""
+
+
+def plays(group: Group, games: Iterable[int] | None = None, *, scores_only: bool = False) -> Iterator[PlayedSeat]:
     """Every play of the group's finished games (of ``games`` only, when given), in the order the games were played
-    (then seat order), from one query read :data:`PLAYS_CHUNK` seats at a time."""
+    (then seat order), from one query read :data:`PLAYS_CHUNK` seats at a time; ``scores_only``: without the facts
+    and ratings (not read)."""
     seats = _played(group)
     if games is not None:
         seats = seats.filter(game__in=list(games))
-    rows = seats.values_list(*FIELDS).iterator(chunk_size=PLAYS_CHUNK)
+    fields = PLAY_FIELDS[:-HISTORY_FIELDS] if scores_only else PLAY_FIELDS
+    rows = seats.values_list(*fields).iterator(chunk_size=PLAYS_CHUNK)
     for _game_id, game_rows in groupby(rows, key=itemgetter(0)):  # a game's seats come together
         seats_of = list(game_rows)
         for row in seats_of:
-            game_id, kind, ended, position, name, profile_id, profile_name, total, rank, parts, facts, mu, sigma = row
+            game_id, kind, ended, position, name, profile_id, profile_name, total, rank, parts, *history = row
+            facts, mu, sigma = history or (None, None, None)
             yield PlayedSeat(
                 game_id=game_id,
                 kind=Game.Kind(kind),
@@ -154,23 +161,19 @@ class Moment:
     """One of a player's finished games, as their page charts it."""
 
     kind: Game.Kind
-    game_id: int
     day: date
     total: int
     rating: tuple[float, float] | None
     """Their rating (μ, σ) after it: ``None`` for a game of one player."""
 
 
-MOMENT_FIELDS = ("game__kind", "game_id", "ended", "total", "rating_mu", "rating_sigma")
+MOMENT_FIELDS = ("game__kind", "ended", "total", "rating_mu", "rating_sigma")
 
 
 def timeline(group: Group, profile: Profile) -> list[Moment]:
     """``profile``'s finished games in the order they were played: one query, of the few columns a chart needs."""
     rows = _played(group).filter(profile=profile).values_list(*MOMENT_FIELDS)
-    return [
-        Moment(Game.Kind(kind), game_id, ended.date(), total, _rating(mu, sigma))
-        for kind, game_id, ended, total, mu, sigma in rows
-    ]
+    return [Moment(Game.Kind(kind), ended.date(), total, _rating(mu, sigma)) for kind, ended, total, mu, sigma in rows]
 
 
 @dataclass

@@ -119,8 +119,8 @@ def profile_edit(request: HtmxHttpRequest, group_id: int, profile_id: int) -> Ht
                 _("Scores over time"),
                 [(game.day.isoformat(), game.total) for game in games if game.kind == record.kind],
             ),
-            "ratings": [(record, kind[-1].rating)] if (kind := rated.get(record.kind)) else [],
-            "rating_chart": rating_chart(kind) if kind else "",
+            "ratings": [(record, rated_games[-1].rating)] if (rated_games := rated.get(record.kind)) else [],
+            "rating_chart": rating_chart(rated_games) if rated_games else "",
             "insights": shown(okanagan.split.group, mine)
             if record.kind == Game.Kind.OKANAGAN and mine is not None
             else None,
