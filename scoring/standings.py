@@ -23,8 +23,9 @@ from scoring.wording import WORDS
 results_changed = Signal()
 """Sent, inside the transaction, whenever the finished results of a group's games change — a game finished,
 reopened, deleted, imported or restored — with ``group`` (the :class:`~scoring.models.Group`) and ``games``
-(the games whose result was just stored: empty for a reopened or deleted one). The history's ratings and facts
-are kept by its receivers, so that no page recounts them."""
+(the games whose result was just stored: empty for a reopened or deleted one). The history's one receiver
+(:func:`scoring.history.apps.on_results_changed`) keeps the facts, the ratings and the group's sums, so that no
+page recounts them."""
 
 
 @dataclass(frozen=True)

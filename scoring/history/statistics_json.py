@@ -1,5 +1,5 @@
 """A group's statistics as data (``statistics.json``): the same figures as its statistics page and its players'
-pages, from the same functions, so that the two never disagree.
+pages, read from the same stored sums (:func:`scoring.history.summary.history`), so that the two never disagree.
 
 Per game kind (``okanagan``, ``small_islands``, ``cooper_island``: the kinds the group has finished games of):
 ``games`` (finished games), ``players`` — each with ``name``, ``plays``, ``wins``, ``rating`` (``mu``, ``sigma``,
