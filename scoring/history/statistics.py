@@ -83,7 +83,7 @@ class PlayedSeat:
         return None if self.counts is None else self.counts[INDEX[name]]
 
 
-PLAY_FIELDS = (
+SCORE_FIELDS = (
     "game_id",
     "game__kind",
     "ended",
@@ -94,10 +94,10 @@ PLAY_FIELDS = (
     "total",
     "rank",
     "parts",
-    "facts",
-    "rating_mu",
-    "rating_sigma",
 )
+"""A play's columns for its score."""
+PLAY_FIELDS = (*SCORE_FIELDS, "facts", "rating_mu", "rating_sigma")
+"""A play's columns for the history: its score, its facts and its rating."""
 
 
 PLAYS_CHUNK = 2000
@@ -121,10 +121,6 @@ def _rating(mu: float | None, sigma: float | None) -> tuple[float, float] | None
     return (mu, sigma) if mu is not None and sigma is not None else None
 
 
-HISTORY_FIELDS = 3
-"""The last :data:`PLAY_FIELDS`: the seat's facts and rating, which the scores alone do not need."""
-
-
 def plays(group: Group, games: Iterable[int] | None = None, *, scores_only: bool = False) -> Iterator[PlayedSeat]:
     """Every play of the group's finished games (of ``games`` only, when given), in the order the games were played
     (then seat order), from one query read :data:`PLAYS_CHUNK` seats at a time; ``scores_only``: without the facts
@@ -132,8 +128,7 @@ def plays(group: Group, games: Iterable[int] | None = None, *, scores_only: bool
     seats = _played(group)
     if games is not None:
         seats = seats.filter(game__in=list(games))
-    fields = PLAY_FIELDS[:-HISTORY_FIELDS] if scores_only else PLAY_FIELDS
-    rows = seats.values_list(*fields).iterator(chunk_size=PLAYS_CHUNK)
+    rows = seats.values_list(*(SCORE_FIELDS if scores_only else PLAY_FIELDS)).iterator(chunk_size=PLAYS_CHUNK)
     for _game_id, game_rows in groupby(rows, key=itemgetter(0)):  # a game's seats come together
         seats_of = list(game_rows)
         for row in seats_of:
