@@ -251,6 +251,9 @@ STORAGES = {
 }
 
 WHITENOISE_AUTOREFRESH = DEBUG
+# Whitenoise has its own table of types, without the web app manifest's (it would send application/octet-stream,
+# which browsers may refuse as a manifest); Django's static view and nginx (deploy/nginx.conf.template) know it.
+WHITENOISE_MIMETYPES = {".webmanifest": "application/manifest+json"}
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

@@ -185,6 +185,29 @@ document.addEventListener("htmx:afterSwap", () => {
   control?.focus();
 });
 
+// A line marked data-say is said in the page's status line (#said): when the page opens with it (the game page's
+// Saved card, after an entry saved itself) and when a tap in the entry makes it appear or changes its words (the
+// board's tie question). A page loaded, or an entry swapped in, is no live region, and the focus stays where it was.
+let entryLines = null;
+const linesOpened = [...document.querySelectorAll("[data-say]")].map(words);
+if (linesOpened.length) say(linesOpened.join(" "));
+
+document.addEventListener("htmx:beforeSwap", (event) => {
+  const wizard = event.detail.target;
+  entryLines = wizard?.id === "wizard" ? new Set([...wizard.querySelectorAll("[data-say]")].map(words)) : null;
+});
+document.addEventListener("htmx:afterSwap", () => {
+  const wizard = document.getElementById("wizard");
+  if (!entryLines || !wizard) return;
+  const fresh = [...wizard.querySelectorAll("[data-say]")].map(words).filter((line) => !entryLines.has(line));
+  entryLines = null;
+  if (fresh.length) say(fresh.join(" "));
+});
+
+function words(element) {
+  return element.textContent.replace(/\s+/g, " ").trim();
+}
+
 // Every deferred script has run and htmx has wired the page up: a tap from now on goes through htmx and
 // the tap queue (before, a submit is a plain form's, which reloads the page). Tests wait for this mark.
 document.addEventListener("DOMContentLoaded", () => {

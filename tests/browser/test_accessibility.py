@@ -1,7 +1,7 @@
 """Accessibility on a phone: axe-core (the engine of browsers' accessibility audits, the npm package pinned
 in package-lock.json) on every page and every stage of every kind of entry, in the light and the dark
-theme, with no serious or critical violation; no page scrolls sideways at 320 px, nor the table's pages at
-200 % text size.
+theme, with no serious or critical violation (target sizes too); no page scrolls sideways at 320 px, nor the
+table's pages at 200 % text size.
 """
 
 from __future__ import annotations
@@ -46,7 +46,12 @@ def serious(page: Any) -> list[str]:
     if not page.evaluate("typeof window.axe === 'object'"):
         # Evaluated by the browser's debugger protocol, so the site's Content-Security-Policy allows it.
         page.evaluate(AXE.read_text(encoding="utf-8"))
-    found = page.evaluate("axe.run(document, {resultTypes: ['violations']}).then((r) => r.violations)")
+    # With WCAG 2.2's target size (24 × 24 px, or spaced as far), which axe leaves off unless asked: a target partly
+    # under a sticky bar is measured by what is left of it to tap.
+    found = page.evaluate(
+        "axe.run(document, {resultTypes: ['violations'], rules: {'target-size': {enabled: true}}})"
+        ".then((r) => r.violations)"
+    )
     return [
         f"{violation['id']} ({violation['impact']}): {[node['target'] for node in violation['nodes']][:3]}"
         for violation in found
@@ -339,12 +344,12 @@ def test_the_table_s_pages_do_not_scroll_sideways_at_200_percent_text(live_serve
     assert not wide, wide
 
 
-def test_the_group_page_s_player_links_are_targets_44_px_high(live_server: Any, phone: Any) -> None:
+def test_the_group_page_s_player_links_are_targets_of_44_by_44_px(live_server: Any, phone: Any) -> None:
     log_in_as_owner_of_a_game(phone, live_server.url, "tall")
     phone.locator("p.muted a").first.click()  # the group
-    for name in ("Ann", "Ben"):
+    for name in ("Ann", "Ben"):  # short names, of three letters
         box = phone.locator("#profiles").get_by_role("link", name=name, exact=True).bounding_box()
-        assert box["height"] >= 44, (name, box)
+        assert box["height"] >= 44 and box["width"] >= 44, (name, box)
 
 
 @pytest.fixture

@@ -100,7 +100,7 @@ def saved(page: Any, game: Game, index: int, title: str) -> Any:
     expect(page).to_have_url(re.compile(rf"/games/{game.pk}/\?saved={index}$"))
     card = page.locator("section#saved")
     expect(card).to_be_visible()
-    expect(card.get_by_role("status")).to_have_text(f"Saved: Event {index}: {title}")
+    expect(card.locator("#saved-title")).to_have_text(f"Saved: Event {index}: {title}")
     return card
 
 

@@ -3,14 +3,15 @@ obscured"), live regions say briefly what changed, and an ``aria-label`` sits on
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from playwright.sync_api import expect
 
-from .test_accessibility import tour
-from .test_play_on_a_phone import a_table, cell, chip, closer, score_a_territory
+from .test_accessibility import landed, tour
+from .test_play_on_a_phone import a_table, cell, chip, closer, score_a_territory, tap
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -111,6 +112,36 @@ def test_the_calculators_say_the_ruling_briefly(live_server: Any, phone: Any) ->
     expect(line).to_have_text("The ruling is below.")
     expect(line).to_have_attribute("data-kept", "yes")
     assert phone.locator("[aria-live]").count() == 0
+
+
+def test_the_board_s_tie_question_is_said_when_it_appears(live_server: Any, phone: Any) -> None:
+    game = a_table(phone, live_server.url, "tess", PLAYERS)
+    phone.goto(f"{live_server.url}/games/{game.pk}/")
+    score_a_territory(phone, "Forest")
+    line = said(phone)
+    chip(phone, "green square", 3)
+    for player in PLAYERS:
+        cell(phone, player, "Warehouse")
+    expect(line).to_have_text("")  # nothing asked yet: the board is being filled in
+    closer(phone, "Red")  # a tie of three, whose order Red chooses: asked at the board's bottom
+    expect(phone.locator("#wizard div.next.answer #tie-question")).to_be_visible()
+    expect(line).to_have_text("Players tie: Red, who closed the territory, chooses their order:")
+    expect(line).to_have_attribute("data-kept", "yes")
+    expect(phone.get_by_role("group", name="Closed by").get_by_role("button", name="Red")).to_be_focused()
+
+
+def test_the_game_page_says_what_the_entry_saved(live_server: Any, phone: Any) -> None:
+    game = a_table(phone, live_server.url, "sara", PLAYERS)
+    phone.goto(f"{live_server.url}/games/{game.pk}/events/new/adjust/")
+    tap(phone, "White")
+    tap(phone, "one more gold nugget")
+    expect(phone.locator("#count-nuggets")).to_have_text("1")
+    tap(phone, "Save")
+    card = landed(phone)
+    expect(card.locator("#saved-title")).to_have_text(re.compile(r"^Saved: .*White"))
+    title = " ".join(card.locator("#saved-title").inner_text().split())
+    expect(phone.locator("#said")).to_have_text(title)
+    assert card.locator("[role=status]:not(:empty), [aria-live]").count() == 0  # said once, by the status line
 
 
 UNREAD_LABELS = """() => [...document.querySelectorAll("div[aria-label]:not([role]), span[aria-label]:not([role])")]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from django.test import Client
 
 from scoring.creation import create_sheet_game
@@ -80,3 +82,19 @@ def test_a_line_of_many_games_draws_at_most_sixty_points_each_of_a_run_of_games(
     last = str(line("Rating over time", points, combine=lambda values: values[-1]))
     assert "<title>day 0 – day 2: 0.0</title>" in last
     assert str(line("Scores over time", points[:MOST_POINTS])).count("<circle") == MOST_POINTS  # one a game
+
+
+def test_the_statistics_page_of_two_games_names_each_of_its_regions_once(member_client: Client, group: Group) -> None:
+    history(group)
+    sheet = {
+        "format": "small-islands-sheet/1",
+        "players": [
+            {"name": name, "prestige": points, "discoveries": [], "ship_placed": False, "ports": 0, "houses": 0}
+            for name, points in (("Ann", 12), ("Ben", 20))
+        ],
+    }
+    create_sheet_game(group, sheet)
+    page = member_client.get(f"/groups/{group.pk}/stats/").content.decode()
+    regions = re.findall(r'role="region"\s+aria-label="([^"]+)"', page)
+    assert "Average score, part by part · Small Islands" in regions
+    assert len(regions) == len(set(regions)), regions

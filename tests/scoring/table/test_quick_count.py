@@ -3,6 +3,8 @@ their cards; the game page says who has counted; the finish page names who has n
 
 from __future__ import annotations
 
+import re
+
 from django.test import Client
 
 from scoring.log import change_log, replay_game, stored_events
@@ -119,3 +121,14 @@ def test_the_quick_count_is_not_offered_to_spectators_or_once_the_game_is_over(
     assert 'id="quick-count"' not in watch
     owner_client.post(f"/games/{game.pk}/finish/", {"revision": str(game.revision)})
     assert owner_client.get(f"/games/{game.pk}/events/new/holdings/")["Location"] == f"/games/{game.pk}/"
+
+
+def test_the_plus_chip_past_the_chips_says_the_count_it_shows(guest_client: Client, game: Game) -> None:
+    claim(guest_client, game, RED)
+    entry = count(guest_client, game)
+    entry.tap("count:rewards:blue-circle:4").tap("add:rewards:blue-circle:1", htmx=True)
+    assert entry.draft["event"]["rewards"] == {"blue-circle": 5}
+    plus = re.search(r'<button class="chip"[^>]*value="add:rewards:blue-circle:1"[^>]*>([^<]*)<', entry.html)
+    assert plus and plus.group(1) == "5"
+    assert 'aria-pressed="true"' in plus.group(0) and 'aria-label="5 × blue circle: one more"' in plus.group(0)
+    assert 'aria-label="one more green square"' in entry.html  # a + not past its chips: "+" and the chips say it
