@@ -157,6 +157,8 @@ document.addEventListener("htmx:afterRequest", (event) => {
 // pressed (the same "+", found by its name and value), or, when that one is gone or disabled (a stage
 // done), to the first control of the stage now shown. The pressed control is the submit's `submitter`,
 // not the last one focused: Safari does not focus a button on a tap, and a focus may move in between.
+// A hidden field of the stage (the picks' collector) is no control: the focus would fall to the page's body.
+const FIRST_CONTROL = "fieldset.stage :is(button, input:not([type=hidden]), select, textarea, summary):not(:disabled)";
 let entryFocus = null;
 let entryAnswered = false;
 
@@ -180,7 +182,7 @@ document.addEventListener("htmx:afterSwap", () => {
     control = wizard.querySelector(`[name="${CSS.escape(name)}"][value="${CSS.escape(value ?? "")}"]`);
   }
   if (!control || control.disabled) {
-    control = wizard.querySelector("fieldset.stage :is(button, input, select, textarea, summary):not(:disabled)");
+    control = wizard.querySelector(FIRST_CONTROL);
   }
   control?.focus();
 });
