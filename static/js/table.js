@@ -3,6 +3,8 @@
 // text, and works without this script.
 "use strict";
 
+const needsNetwork = document.currentScript?.dataset.needsNetwork ?? "";
+
 document.addEventListener("click", async (event) => {
   if (event.target.closest("[data-print]")) {
     window.print(); // the page's print layout shows the result alone (static/css/site.css, @media print)
@@ -236,6 +238,23 @@ document.addEventListener("focusin", (event) => {
     const below = edge.top + edge.bottom > seen.top + seen.bottom;
     window.scrollBy({ top: below ? seen.bottom - edge.top + 8 : seen.top - edge.bottom - 8, behavior: "instant" });
   });
+});
+
+// A button that posts through htmx (keep these cards, Undo in the log) with no answer (offline, the server out of
+// reach): the phone says that it needs the network, under the button, rather than nothing. The live poll and the
+// entry's taps say it their own way.
+document.addEventListener("htmx:sendError", (event) => {
+  const source = event.detail.elt;
+  if (!source?.isConnected || source.matches(LIVE) || source.closest("#wizard")) return;
+  const form = source.closest("form") ?? source;
+  let line = form.nextElementSibling;
+  if (!line?.matches(".needs-network")) {
+    line = document.createElement("p");
+    line.className = "error needs-network";
+    line.setAttribute("role", "alert");
+    form.after(line);
+  }
+  line.textContent = needsNetwork;
 });
 
 // The service worker (templates/sw.js): offline, the static files, the last copy of a game page, and a page that

@@ -300,11 +300,20 @@ def test_offline_a_game_page_shows_its_last_copy_and_any_other_page_says_what_to
     context.set_offline(True)
     phone.reload()
     expect(phone.get_by_role("heading", level=1)).to_have_text("Okanagan · White, Red")
+    expect(phone.locator("[data-offline-copy]")).to_be_visible()
     expect(phone.locator("[data-offline-copy]")).to_have_text(
         "Offline: what you see may be out of date; taps are kept."
     )
     expect(phone.locator("#stale")).to_have_text(re.compile(r"^Not updated since .* — offline\?$"))  # its poll fails
     readable(phone)
+    # A button of the page that posts a plain form: the phone says that it needs the network, not the browser.
+    phone.get_by_role("button", name="End of round 1").click()
+    expect(phone.get_by_role("heading", level=1)).to_have_text("Offline")
+    expect(phone.get_by_text("This needs the network: nothing was changed.")).to_be_visible()
+    expect(phone.get_by_text("This page could not be loaded")).to_be_hidden()
+    readable(phone)
+    phone.go_back()
+    expect(phone.locator("[data-offline-copy]")).to_be_visible()
 
     phone.goto(f"{live_server.url}/rules/")  # never opened: the offline page, styled by the kept stylesheet
     expect(phone.get_by_role("heading", level=1)).to_have_text("Offline")
