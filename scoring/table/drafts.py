@@ -202,7 +202,8 @@ def store(
     began = {} if same else {"started": timezone.now()}  # a new entry, or one of another seat's (not resumed)
     with transaction.atomic():
         lock_game(game)
-        _ended(game, Draft.objects.filter(game=game, phone=phone).exclude(entry=entry))
+        if before is not None and before.entry != entry:
+            _ended(game, Draft.objects.filter(pk=before.pk))
         values = {"by": by, "kind": draft.kind, "editing": editing, "data": draft.to_data(), "revision": revision}
         stored, _created = Draft.objects.update_or_create(
             game=game, phone=phone, defaults=values | {"entry": entry} | began

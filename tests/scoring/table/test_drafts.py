@@ -239,3 +239,13 @@ def test_a_tap_of_an_entry_continued_on_another_phone_is_refused(
     tapped = member_client.post(entry.url, mine | {"op": "cycle:buildings:0:farm"}, headers={"HX-Request": "true"})
     assert tapped.status_code == 409 and tapped.content.decode() == "This entry was continued on another phone."
     assert Draft.objects.get().data == draft.data
+
+
+def test_a_late_tap_of_an_entry_replaced_by_another_is_refused(member_client: Client, game: Game) -> None:
+    forest = forest_begun(member_client, game)
+    late = {f: forest.field(f) for f in ("draft", "revision", "draft_id", "entry")} | {"op": "cycle:buildings:0:farm"}
+    correction = Entry(member_client, f"/games/{game.pk}/events/new/adjust/")
+    correction.tap(f"set:player:{RED}", entry=correction.field("entry"))
+    tapped = member_client.post(forest.url, late, headers={"HX-Request": "true"})
+    assert tapped.status_code == 409 and tapped.content.decode() == "This entry is no longer in progress."
+    assert Draft.objects.get().kind == "adjust"
