@@ -195,6 +195,23 @@ def test_a_tap_made_after_the_tap_that_saves_is_named_as_not_taken(live_server: 
     expect(phone.locator("#saved #dropped")).to_be_hidden()
 
 
+def test_a_button_of_the_game_page_pressed_offline_says_that_it_needs_the_network(live_server: Any, phone: Any) -> None:
+    """Undo in the log posts through htmx: offline, the phone says so under the button, rather than nothing."""
+    game = a_table(phone, live_server.url, "maya", PLAYERS)
+    change_log(game, game.revision, lambda events: [{"type": "round_end"}])
+    phone.goto(f"{live_server.url}/games/{game.pk}/")
+    phone.wait_for_function("() => document.documentElement.dataset.ready !== undefined")
+    event = phone.locator("#event-0")
+    event.locator("summary").click()
+    phone.context.set_offline(True)
+    event.get_by_role("button", name="Undo").click()
+    expect(event.get_by_role("alert")).to_have_text(
+        "This needs the network: nothing was changed. Go back, and try again once the phone is online."
+    )
+    phone.context.set_offline(False)
+    assert stored_events(game) == [{"type": "round_end"}]
+
+
 def test_a_building_cell_tapped_offline_shows_the_count_it_will_have(live_server: Any, phone: Any) -> None:
     """A cell of the buildings grid counts one more a tap and goes back to none past what a player has (3 farms
     in a 2-player game, once round 1 is over): offline, each tap shows that count at once, marked as waiting,
