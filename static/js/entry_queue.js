@@ -9,8 +9,8 @@
 // browser loses nothing: back on that entry, by "Continue" or its own address, the taps are sent (once: the
 // server answers the same draft and tap the same, so a tap sent again by a second tab or after a lost answer
 // never counts twice). A new entry's page (one the server keeps no draft of) also sends the taps kept from a
-// page of the same start (game, kind, event, territory) that never reached the server, as that entry: the
-// server takes them if it never saw that entry, and refuses them if it is over. A queue is only ever sent into
+// page of the same start (game, kind, event, territory), as that page's entry: the server takes them if it
+// never saw that entry (the page was closed offline), and refuses them if it is over. A queue is only ever sent into
 // its own entry: the server refuses a tap of an entry that is no longer this phone's (continued on another
 // phone, saved, cancelled, replaced) and the phone names every tap not taken. The page also asks now and
 // then, and when shown again, whether its entry is still its own: once it is not, its controls go and it says
@@ -61,8 +61,9 @@
     return null;
   }
 
-  // The page's own queue; else, on a new entry's page, the queue of a page of the same start whose taps never
-  // reached the server (it had no draft yet): they are sent as that entry.
+  // The page's own queue; else, on a new entry's page (no draft on the server), the queue of another page of the
+  // same start, sent as that page's entry: the server takes its taps if their entry never reached it (the page
+  // was closed offline), and refuses them, named, if it is over (saved, cancelled, continued elsewhere).
   function restore(form) {
     entry = entryOf(form);
     key = PREFIX + entry;
