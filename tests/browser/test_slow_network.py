@@ -340,6 +340,13 @@ def test_offline_a_game_page_shows_its_last_copy_and_any_other_page_says_what_to
     context.set_offline(False)
     phone.get_by_role("link", name="Try again").click()
     expect(phone.get_by_role("heading", level=1)).to_have_text("Rules")
+    # Online, a button that posts goes through the service worker to the server, redirect and all.
+    phone.goto(live_server.url + path)
+    phone.wait_for_function("() => navigator.serviceWorker.controller !== null")
+    phone.get_by_role("button", name="End of round 1").click()
+    expect(phone.get_by_role("button", name="End of round 1")).to_have_count(0)
+    assert stored_events(game) == [{"type": "round_end"}]
+    phone.goto(f"{live_server.url}/rules/")
 
     # In French from now on: the offline page is kept again, in French.
     phone.locator("#language").select_option("fr")
