@@ -113,7 +113,7 @@ def test_a_tap_whose_answer_was_lost_and_the_taps_after_it_survive_a_restarted_b
     url = lake(phone, live_server.url, game)
     lost = first_answer_lost(phone)
     tap_cells(phone, CELLS[:1])
-    expect(phone.locator("#entry-queue")).to_contain_text("Taps waiting: 1")
+    expect(phone.locator("#entry-queue")).to_contain_text("Offline. Taps waiting: 1")  # the answer was lost
     assert lost and buildings(game) == {"White": {"farm": 1}}
     context = phone.context
     context.set_offline(True)
@@ -143,7 +143,7 @@ def test_taps_of_an_entry_that_is_over_never_go_into_the_next_one(live_server: A
     lake(phone, live_server.url, game)
     first_answer_lost(phone)
     tap_cells(phone, CELLS[:3])
-    expect(phone.locator("#entry-queue")).to_contain_text("Taps waiting: 3")
+    expect(phone.locator("#entry-queue")).to_contain_text("Offline. Taps waiting: 3")  # the first answer was lost
     context = phone.context
     phone.close()
     assert buildings(game) == {"White": {"farm": 1}}
