@@ -287,6 +287,9 @@ class Draft(models.Model):
     """The index of the event being changed, or ``None`` for a new event."""
     data = models.JSONField(default=dict)
     """The draft as :class:`scoring.table.entry.Draft` writes it."""
+    entry = models.CharField(max_length=24, blank=True, default="")
+    """Which entry this is: a token made when its page first opened, posted with every tap, under which the phone
+    keeps its taps waiting (see :mod:`scoring.table.drafts`); empty for a draft kept before entries had one."""
     revision = models.PositiveIntegerField(default=0)
     """The game's revision when the draft was last checked against the log."""
     started = models.DateTimeField(default=timezone.now)
@@ -298,4 +301,19 @@ class Draft(models.Model):
         ordering = ["updated"]
         constraints = [
             models.UniqueConstraint(fields=["game", "phone"], name="one_draft_per_phone"),
+        ]
+
+
+class EndedEntry(models.Model):
+    """An entry (:attr:`Draft.entry`) that is over: saved, cancelled, replaced by another of its phone, or the game
+    ended. A tap of it that arrives late (a phone's queue, sent when the connection returns) is refused and named
+    on the phone, never taken as the first tap of a new entry. Kept as long as a draft."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+")
+    entry = models.CharField(max_length=24)
+    ended = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["game", "entry"], name="one_end_per_entry"),
         ]

@@ -4,7 +4,8 @@
 // - a game page or a spectator page is asked for first, and its copy kept; offline, the last copy is shown,
 //   read-only, with a line saying it may be out of date (scoring/table/templates/table/_stale.html);
 // - any other page offline is the offline page, in the reader's language (kept again when the language changes).
-// Nothing but GET goes through it: taps wait in the entry's own queue (static/js/entry_queue.js).
+// - a plain form posted offline (a button of the game page) gets the offline page saying that it needs the network.
+// Nothing else but GET goes through it: taps wait in the entry's own queue (static/js/entry_queue.js).
 "use strict";
 
 const CACHE = "okanagan-{{ version }}";
@@ -43,9 +44,11 @@ async function staticFile(request, event) {
   return kept;
 }
 
-// The kept copy of a game page, marked as a copy: its "offline" line shown.
-async function copyOf(kept) {
-  const text = (await kept.text()).replace("data-offline-copy hidden", "data-offline-copy");
+// A kept page with the element marked `show` shown (the `hidden` after its mark taken off, on the same line or,
+// as djLint lays attributes out, the next) and the element marked `hide`, if any, hidden.
+async function shown(kept, show, hide = "") {
+  let text = (await kept.text()).replace(new RegExp(`(\\s${show})\\s+hidden(?=[\\s>])`), "$1");
+  if (hide) text = text.replace(new RegExp(`(\\s${hide})(?=[\\s>])`), "$1 hidden");
   const headers = new Headers(kept.headers);
   headers.delete("Content-Length");
   headers.delete("Content-Encoding");
@@ -60,7 +63,8 @@ async function page(request, event) {
     answer = await fetch(request);
   } catch (error) {
     const kept = COPIES.test(path) ? await cache.match(path) : undefined;
-    return kept ? copyOf(kept) : (await cache.match(OFFLINE)) ?? Response.error();
+    if (kept) return shown(kept, "data-offline-copy");
+    return (await cache.match(OFFLINE)) ?? Response.error();
   }
   if (answer.ok && COPIES.test(path)) event.waitUntil(cache.put(path, answer.clone()));
   const offline = await cache.match(OFFLINE);
@@ -69,6 +73,17 @@ async function page(request, event) {
     event.waitUntil(cache.add(OFFLINE).catch(() => undefined)); // the reader changed language
   }
   return answer;
+}
+
+// A button of a page that posts a plain form (Undo, End round 1, Continue here): offline, the offline page says
+// that this needs the network and that nothing was changed, rather than the browser's error page.
+async function action(request) {
+  try {
+    return await fetch(request);
+  } catch (error) {
+    const offline = await (await caches.open(CACHE)).match(OFFLINE);
+    return offline ? shown(offline, "data-needs-network", "data-not-loaded") : Response.error();
+  }
 }
 
 self.addEventListener("fetch", (event) => {
@@ -80,7 +95,10 @@ self.addEventListener("fetch", (event) => {
     event.waitUntil(caches.delete(CACHE));
     return;
   }
-  if (request.method !== "GET") return;
+  if (request.method !== "GET") {
+    if (request.mode === "navigate") event.respondWith(action(request));
+    return;
+  }
   if (url.pathname.startsWith(STATIC)) event.respondWith(staticFile(request, event));
   else if (request.mode === "navigate") event.respondWith(page(request, event));
 });

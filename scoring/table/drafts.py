@@ -7,6 +7,11 @@ Back, a locked screen or another phone picks an entry up where it was. A draft i
 (in the save's transaction), cancelled, or the game ends; one left for :data:`KEPT_FOR` is ignored, and
 replaced or deleted the next time a draft of that game starts.
 
+Each entry has an identity (:attr:`scoring.models.Draft.entry`), made when its page first opens and posted with every
+tap: the phone keeps its taps waiting under it (static/js/entry_queue.js), so that they are sent into that entry
+whichever address reopens it, and never into another. A tap of an entry that is no longer this phone's (continued
+on another phone, saved, cancelled, replaced: :func:`closed`) is refused, and the phone names it.
+
 The other phones show who is entering what ("Maya is scoring a forest…"): whenever that changes (a draft
 starts, ends, changes kind, event, territory or phone), ``Game.activity`` counts one more, the version of
 the fragment they poll. The taps in between change nothing they show, and count nothing.
@@ -14,6 +19,8 @@ the fragment they poll. The taps in between change nothing they show, and count 
 
 from __future__ import annotations
 
+import re
+import secrets
 from dataclasses import dataclass
 from datetime import timedelta
 
@@ -28,7 +35,7 @@ from django.utils.translation import gettext_lazy
 from rules import EventType, Territory
 from rules.fields import members
 from scoring.live.versions import game_changed
-from scoring.models import Draft, Game
+from scoring.models import Draft, EndedEntry, Game
 from scoring.table.entry import BadOp
 from scoring.table.entry import Draft as EventDraft
 from scoring.table.locking import lock_game
@@ -46,6 +53,17 @@ ANOTHER: dict[Territory, StrPromise] = {
     Territory.MOUNTAIN: gettext_lazy("Start another mountain"),
 }
 """Asked before entering a territory that another phone is entering (:func:`rival`): not the same one."""
+
+
+ENTRY = re.compile(r"^[A-Za-z0-9_-]{16}$")
+"""An entry's identity, as :func:`new_entry` makes it."""
+TAKEN = "taken"
+ENDED = "ended"
+
+
+def new_entry() -> str:
+    """The identity of an entry whose page opens now."""
+    return secrets.token_urlsafe(12)
 
 
 class Refused(Exception):
@@ -144,11 +162,39 @@ def _entry_salt(game: Game, kind: str, editing: int | None, phone: str) -> str:
     return f"scoring.table.drafts.entry:{game.pk}:{kind}:{editing}:{phone}"
 
 
+def closed(game: Game, phone: str, entry: str, mine: Draft | None) -> str:
+    """Why a tap of ``entry`` no longer applies on this phone, whose draft of that kind is ``mine``: :data:`TAKEN`
+    (it was continued on another phone), :data:`ENDED` (saved, cancelled, replaced by another entry of the phone,
+    or the phone is entering another of that kind); ``""`` when it applies (this phone's entry, or a new one)."""
+    if mine is not None and mine.entry == entry:
+        return ""
+    stored = _kept(game).filter(entry=entry).first()
+    if stored is not None and stored.phone != phone:
+        return TAKEN
+    if (mine is not None and mine.entry) or EndedEntry.objects.filter(game=game, entry=entry).exists():
+        return ENDED
+    return ""
+
+
+def _ended(game: Game, drafts: QuerySet[Draft]) -> None:
+    """Remember the entries of ``drafts``, about to be deleted, as over (see :func:`closed`)."""
+    entries = [entry for entry in drafts.values_list("entry", flat=True) if entry]
+    EndedEntry.objects.bulk_create([EndedEntry(game=game, entry=entry) for entry in entries], ignore_conflicts=True)
+
+
 def store(
-    game: Game, phone: str, by: str, draft: EventDraft, editing: int | None, revision: int, before: Draft | None
+    game: Game,
+    phone: str,
+    by: str,
+    draft: EventDraft,
+    editing: int | None,
+    revision: int,
+    before: Draft | None,
+    entry: str = "",
 ) -> Draft:
-    """Keep ``draft`` as this phone's entry at ``game`` (replacing any other entry of the phone), checked
-    against the log at ``revision``; ``before`` is the phone's draft as loaded, to tell what others see.
+    """Keep ``draft`` as this phone's entry ``entry`` at ``game`` (replacing any other entry of the phone, which
+    is then over), checked against the log at ``revision``; ``before`` is the phone's draft as loaded, to tell what
+    others see.
 
     Raises :class:`scoring.table.locking.GameGone` if the game was deleted meanwhile: nothing is stored.
     """
@@ -156,14 +202,15 @@ def store(
     began = {} if same else {"started": timezone.now()}  # a new entry, or one of another seat's (not resumed)
     with transaction.atomic():
         lock_game(game)
+        if before is not None and before.entry != entry:
+            _ended(game, Draft.objects.filter(pk=before.pk))
+        values = {"by": by, "kind": draft.kind, "editing": editing, "data": draft.to_data(), "revision": revision}
         stored, _created = Draft.objects.update_or_create(
-            game=game,
-            phone=phone,
-            defaults={"by": by, "kind": draft.kind, "editing": editing, "data": draft.to_data(), "revision": revision}
-            | began,
+            game=game, phone=phone, defaults=values | {"entry": entry} | began
         )
         if before is None:
             Draft.objects.filter(game=game, updated__lt=timezone.now() - KEPT_FOR).delete()
+            EndedEntry.objects.filter(game=game, ended__lt=timezone.now() - KEPT_FOR).delete()
         if before is None or _seen(before) != _seen(stored):
             _count_activity(game)
     return stored
@@ -171,14 +218,18 @@ def store(
 
 def discard(game: Game, phone: str, draft_id: int) -> None:
     """Drop this phone's draft ``draft_id`` (saved or cancelled); a draft of another phone stays."""
-    deleted, _kinds = Draft.objects.filter(game=game, phone=phone, pk=draft_id).delete()
+    dropped = Draft.objects.filter(game=game, phone=phone, pk=draft_id)
+    _ended(game, dropped)
+    deleted, _kinds = dropped.delete()
     if deleted:
         _count_activity(game)
 
 
 def discard_all(game: Game) -> None:
     """Drop every draft of ``game`` (it ended: nothing more is entered)."""
-    deleted, _kinds = Draft.objects.filter(game=game).delete()
+    dropped = Draft.objects.filter(game=game)
+    _ended(game, dropped)
+    deleted, _kinds = dropped.delete()
     if deleted:
         _count_activity(game)
 
@@ -196,7 +247,9 @@ def take(game: Game, draft_id: int, phone: str, by: str) -> Draft:
             return stored
         if stored.kind in SECRET_KINDS:
             raise Refused
-        Draft.objects.filter(game=game, phone=phone).delete()
+        own = Draft.objects.filter(game=game, phone=phone)
+        _ended(game, own)
+        own.delete()
         stored.phone, stored.by = phone, by
         stored.save(update_fields=["phone", "by", "updated"])
         _count_activity(game)

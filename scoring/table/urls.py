@@ -22,6 +22,7 @@ urlpatterns = [
     path("games/<id:game_id>/round-end/", games.round_end, name="round_end"),
     path("games/<id:game_id>/drafts/<id:draft_id>/take/", drafts.draft_take, name="draft_take"),
     path("games/<id:game_id>/drafts/<id:draft_id>/cancel/", drafts.draft_cancel, name="draft_cancel"),
+    path("games/<id:game_id>/entry/", drafts.entry_state, name="entry_state"),
     path("join/", seats.join, name="join"),
     path("join/<str:code>/", seats.join, name="join_code"),
     path("watch/<str:token>/", live.watch, name="watch"),

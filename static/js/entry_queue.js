@@ -4,10 +4,17 @@
 // shows a tap at once: a button with data-shows="<id of an output>" data-value="<text>" puts its text in
 // that output, a cell of the buildings grid (data-most) shows its next count; any other tapped button is
 // marked as waiting. A line above the entry says how many taps wait, and when the phone is offline. The queue
-// is kept in localStorage under the page's URL and its draft, so a reload, a followed link, a closed tab or a
-// restarted browser loses nothing: back on the page, the taps are sent (once: the server answers the same
-// draft and tap the same, so a tap sent again by a second tab or after a lost answer never counts twice).
-// A queue is removed once sent or once its entry is over, and any left behind after KEPT_FOR.
+// is kept in localStorage under its entry's identity (the form's "entry", made by the server when the entry's
+// page first opened, and posted with every tap), so a reload, a followed link, a closed tab or a restarted
+// browser loses nothing: back on that entry, by "Continue" or its own address, the taps are sent (once: the
+// server answers the same draft and tap the same, so a tap sent again by a second tab or after a lost answer
+// never counts twice). A new entry's page (one the server keeps no draft of) also sends the taps kept from a
+// page of the same start (game, kind, event, territory), as that page's entry: the server takes them if it
+// never saw that entry (the page was closed offline), and refuses them if it is over. A queue is only ever sent into
+// its own entry: the server refuses a tap of an entry that is no longer this phone's (continued on another
+// phone, saved, cancelled, replaced) and the phone names every tap not taken. The page also asks now and
+// then, and when shown again, whether its entry is still its own: once it is not, its controls go and it says
+// why. A queue is removed once sent or refused, and any left behind after KEPT_FOR.
 //
 // The server decides everything: what the phone shows in the meantime is replaced by each answer. Without
 // JavaScript (or htmx) the entry is a plain form, one page per tap.
@@ -20,13 +27,18 @@
   const LAST_RETRY = 15000;
   const SHOW_WAITING_AFTER = 500; // a tap answered sooner is not worth a line that flickers
   const NOT_ANSWERED = new Set([502, 503, 504]); // the server is restarting or behind a proxy that lost it
+  const CLOSED = 409; // the tap's entry is no longer this phone's (the answer says why, in the reader's words)
+  const CHECK_EVERY = 3000; // how often the page asks whether its entry is still its own
 
+  let entry = ""; // the entry the queue is for: the page's own, or an earlier page's of the same start
   let key = "";
   let queue = []; // {op, label, fields}: fields are the form's, kept once the tap was first sent
   let sending = false;
   let leaving = false; // an answer sent the phone to another page (saved, cancelled)
   let problem = ""; // "offline" or "unanswered" while the head of the queue could not be sent
   let notTaken = []; // what the server refused since the last tap, by the buttons' names
+  let earlier = []; // the taps of an earlier page's queue, refused: its entry is over
+  let over = ""; // why the page's entry is no longer this phone's, as the server said it: its controls are gone
   let waitingSince = 0;
   let retry = null;
   let retryIn = FIRST_RETRY;
@@ -36,23 +48,46 @@
   const say = (text, values) => (text ?? "").replace(/\{(\w+)\}/g, (whole, name) => values[name] ?? whole);
   const lang = document.documentElement.lang || undefined;
 
-  function keyOf(form) {
-    return `entry-queue ${location.pathname}${location.search} ${form.elements.draft_id?.value ?? ""}`;
-  }
+  const PREFIX = "entry-queue ";
+  const entryOf = (form) => form.elements.entry?.value ?? "";
 
-  function restore() {
+  function read(name) {
     try {
-      const kept = JSON.parse(localStorage.getItem(key) ?? "null");
-      if (kept && Array.isArray(kept.taps) && Date.now() - kept.at < KEPT_FOR) return kept.taps;
+      const kept = JSON.parse(localStorage.getItem(name) ?? "null");
+      if (kept && Array.isArray(kept.taps) && kept.taps.length && Date.now() - kept.at < KEPT_FOR) return kept;
     } catch (error) {
       // unreadable: nothing kept
+    }
+    return null;
+  }
+
+  // The page's own queue; else, on a new entry's page (no draft on the server), the queue of another page of the
+  // same start, sent as that page's entry: the server takes its taps if their entry never reached it (the page
+  // was closed offline), and refuses them, named, if it is over (saved, cancelled, continued elsewhere).
+  function restore(form) {
+    entry = entryOf(form);
+    key = PREFIX + entry;
+    const own = read(key);
+    if (own || form.elements.draft_id?.value) return own?.taps ?? [];
+    try {
+      for (const name of Object.keys(localStorage)) {
+        const kept = name.startsWith(PREFIX) && name !== key ? read(name) : null;
+        if (kept && kept.start === form.dataset.start) {
+          entry = name.slice(PREFIX.length);
+          key = name;
+          return kept.taps;
+        }
+      }
+    } catch (error) {
+      // storage refused: nothing kept
     }
     return [];
   }
 
   function keep() {
     try {
-      if (queue.length) localStorage.setItem(key, JSON.stringify({ at: Date.now(), taps: queue }));
+      const start = wizard()?.dataset.start;
+      if (queue.length) localStorage.setItem(key, JSON.stringify({ at: Date.now(), taps: queue, start }));
       else forget();
     } catch (error) {
       // storage full or refused: the queue still lives as long as the page
@@ -81,7 +116,7 @@
   function sweep() {
     try {
       for (const name of Object.keys(localStorage)) {
-        if (!name.startsWith("entry-queue ")) continue;
+        if (!name.startsWith(PREFIX)) continue;
         const kept = JSON.parse(localStorage.getItem(name) ?? "null");
         if (!kept || !(Date.now() - kept.at < KEPT_FOR)) localStorage.removeItem(name);
       }
@@ -186,6 +221,8 @@
     }
     const count = queue.length;
     const parts = [];
+    if (over) parts.push(over);
+    if (earlier.length) parts.push(say(words.earlier, { taps: together(earlier) }));
     if (notTaken.length) parts.push(say(words.refused, { taps: together(notTaken) }));
     if (problem === "offline" || !navigator.onLine) parts.push(say(words.offline, { count }));
     else if (problem === "unanswered") parts.push(say(words.unanswered, { count }));
@@ -201,6 +238,7 @@
       setTimeout(tell, SHOW_WAITING_AFTER);
     }
     notTaken = [];
+    earlier = [];
     queue.push({ op: button?.name === "op" ? button.value : "", label: nameOf(button), fields: null });
     keep();
     show();
@@ -244,9 +282,10 @@
     clearTimeout(retry);
     retry = null;
     const form = wizard();
-    if (sending || leaving || !queue.length || !form || !window.htmx) return tell();
+    if (sending || leaving || over || !queue.length || !form || !window.htmx) return tell();
     if (!navigator.onLine) return later("offline");
     const tap = queue[0];
+    const sentFor = entry;
     if (!tap.fields) {
       tap.fields = fieldsOf(form);
       keep();
@@ -263,12 +302,21 @@
         source: form,
         target: form,
         swap: "outerHTML",
-        values: { ...tap.fields, op: tap.op },
+        values: { ...tap.fields, op: tap.op, entry: sentFor },
       });
     } catch (error) {
       reached = false; // no answer: offline, the connection lost, or too slow
     }
     form.removeEventListener("htmx:beforeOnLoad", heard);
+    if (over || entry !== sentFor) {
+      sending = false; // the entry was found closed meanwhile (closed): its queue is gone
+      if (over) withdraw(); // an answer that came back all the same brought the controls back
+      return send();
+    }
+    if (answer && answer.status === CLOSED) {
+      sending = false;
+      return closed(answer.responseText);
+    }
     if (!reached || (answer && NOT_ANSWERED.has(answer.status))) {
       sending = false;
       return later(reached ? "unanswered" : "offline");
@@ -288,10 +336,6 @@
     // (422) and the same draft (a 422 whose draft changed took the tap, and shows what it made to do again).
     const same = Boolean(now) && payload(now.elements.draft?.value) === payload(tap.fields.draft);
     if (!answer || (answer.status >= 400 && (answer.status !== 422 || same))) notTaken.push(tap.label);
-    if (now && keyOf(now) !== key) {
-      forget(); // the entry got its draft on the server: the queue moves to the key of that draft
-      key = keyOf(now);
-    }
     if (!queue.length) waitingSince = 0;
     keep();
     show();
@@ -299,6 +343,50 @@
     if (now !== form) await settled(); // the next tap goes once htmx is done with this answer
     sending = false;
     send();
+  }
+
+  // The queue's entry is no longer this phone's (why: the server's words, "continued on another phone"): none of
+  // its taps waiting is taken, and the phone names them. An earlier page's queue goes, and this page's entry
+  // goes on; this page's own entry is over: its controls go, but for the way back to the game.
+  function closed(why) {
+    const labels = queue.map((tap) => tap.label);
+    queue = [];
+    forget();
+    problem = "";
+    const form = wizard();
+    if (form && entryOf(form) !== entry) {
+      earlier = labels;
+      entry = entryOf(form);
+      key = PREFIX + entry;
+    } else {
+      over = why || "…";
+      notTaken = labels;
+      withdraw();
+    }
+    show();
+    tell();
+  }
+
+  // The controls of an entry that is over go, but for the way back to the game.
+  function withdraw() {
+    const form = wizard();
+    const back = form?.querySelector("a[href]");
+    form?.replaceChildren(...(back ? [back] : []));
+  }
+
+  // Whether the queue's entry is still this phone's, asked now and then and when the page is shown again: a
+  // phone whose entry was continued on another one learns it at once, not at its next tap.
+  async function check() {
+    if (leaving || over || !entry || !words.state || document.hidden) return;
+    const asked = entry;
+    let answer = null;
+    try {
+      answer = await fetch(`${words.state}?entry=${encodeURIComponent(asked)}`, { cache: "no-store" });
+    } catch (error) {
+      return; // offline: asked again later
+    }
+    const why = answer.status === CLOSED ? await answer.text() : "";
+    if (why && asked === entry && !over && !leaving) closed(why);
   }
 
   // htmx settles a swapped element's class as the server sent it: the marks of the taps waiting come back.
@@ -340,7 +428,7 @@
       if (event.target.id !== "wizard" || !window.htmx) return;
       event.preventDefault();
       event.stopPropagation();
-      if (!leaving) tapped(event.submitter); // else the entry is over: the next page is on its way
+      if (!leaving && !over) tapped(event.submitter); // else the entry is over: the next page is on its way
     },
     true,
   );
@@ -363,8 +451,10 @@
   sweep();
   const form = wizard();
   if (!form) return;
-  key = keyOf(form);
-  queue = restore();
+  queue = restore(form);
+  setInterval(check, CHECK_EVERY);
+  document.addEventListener("visibilitychange", check);
+  window.addEventListener("focus", check);
   if (queue.length) waitingSince = Date.now() - SHOW_WAITING_AFTER;
   show();
   tell();

@@ -3,6 +3,8 @@
 // text, and works without this script.
 "use strict";
 
+const needsNetwork = document.currentScript?.dataset.needsNetwork ?? "";
+
 document.addEventListener("click", async (event) => {
   if (event.target.closest("[data-print]")) {
     window.print(); // the page's print layout shows the result alone (static/css/site.css, @media print)
@@ -157,6 +159,8 @@ document.addEventListener("htmx:afterRequest", (event) => {
 // pressed (the same "+", found by its name and value), or, when that one is gone or disabled (a stage
 // done), to the first control of the stage now shown. The pressed control is the submit's `submitter`,
 // not the last one focused: Safari does not focus a button on a tap, and a focus may move in between.
+// A hidden field of the stage (the picks' collector) is no control: the focus would fall to the page's body.
+const FIRST_CONTROL = "fieldset.stage :is(button, input:not([type=hidden]), select, textarea, summary):not(:disabled)";
 let entryFocus = null;
 let entryAnswered = false;
 
@@ -180,7 +184,7 @@ document.addEventListener("htmx:afterSwap", () => {
     control = wizard.querySelector(`[name="${CSS.escape(name)}"][value="${CSS.escape(value ?? "")}"]`);
   }
   if (!control || control.disabled) {
-    control = wizard.querySelector("fieldset.stage :is(button, input, select, textarea, summary):not(:disabled)");
+    control = wizard.querySelector(FIRST_CONTROL);
   }
   control?.focus();
 });
@@ -257,6 +261,23 @@ document.addEventListener("focusin", (event) => {
     const below = edge.top + edge.bottom > seen.top + seen.bottom;
     window.scrollBy({ top: below ? seen.bottom - edge.top + 8 : seen.top - edge.bottom - 8, behavior: "instant" });
   });
+});
+
+// A button that posts through htmx (keep these cards, Undo in the log) with no answer (offline, the server out of
+// reach): the phone says that it needs the network, under the button, rather than nothing. The live poll and the
+// entry's taps say it their own way.
+document.addEventListener("htmx:sendError", (event) => {
+  const source = event.detail.elt;
+  if (!source?.isConnected || source.matches(LIVE) || source.closest("#wizard")) return;
+  const form = source.closest("form") ?? source;
+  let line = form.nextElementSibling;
+  if (!line?.matches(".needs-network")) {
+    line = document.createElement("p");
+    line.className = "error needs-network";
+    line.setAttribute("role", "alert");
+    form.after(line);
+  }
+  line.textContent = needsNetwork;
 });
 
 // The service worker (templates/sw.js): offline, the static files, the last copy of a game page, and a page that

@@ -408,6 +408,24 @@ def test_the_keyboard_s_focus_stays_on_the_button_pressed_in_the_entry(
     expect(stage.get_by_role("button").first).to_be_focused()
 
 
+def test_after_a_gold_nugget_the_keyboard_s_focus_goes_to_the_first_pick(live_server: Any, phone: Any) -> None:
+    """The picks' step opens with a hidden field (whose turn it is): the focus goes past it to the first take,
+    not to the page's body (from where a keyboard would Tab through the whole page again)."""
+    log_in_as_owner_of_a_game(phone, live_server.url, "nugget")
+    score_a_territory(phone, "Forest")
+    chip(phone, "green square", 3)
+    chip(phone, "green circle", 1)
+    cell(phone, "Ann", "Farm")
+    cell(phone, "Ben", "Silo")
+    closer(phone, "Ann")
+    settled(phone)
+    phone.get_by_role("button", name="A gold nugget", exact=True).focus()
+    phone.keyboard.press("Enter")
+    stage = phone.locator("#wizard fieldset.stage")
+    expect(stage).to_have_attribute("data-stage", "picks")
+    expect(stage.get_by_role("button").first).to_be_focused()
+
+
 def test_the_scoreboard_says_briefly_what_another_phone_changed(live_server: Any, phone: Any) -> None:
     game = log_in_as_owner_of_a_game(phone, live_server.url, "news")
     news = phone.locator("#news")

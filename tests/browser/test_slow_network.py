@@ -195,6 +195,23 @@ def test_a_tap_made_after_the_tap_that_saves_is_named_as_not_taken(live_server: 
     expect(phone.locator("#saved #dropped")).to_be_hidden()
 
 
+def test_a_button_of_the_game_page_pressed_offline_says_that_it_needs_the_network(live_server: Any, phone: Any) -> None:
+    """Undo in the log posts through htmx: offline, the phone says so under the button, rather than nothing."""
+    game = a_table(phone, live_server.url, "maya", PLAYERS)
+    change_log(game, game.revision, lambda events: [{"type": "round_end"}])
+    phone.goto(f"{live_server.url}/games/{game.pk}/")
+    phone.wait_for_function("() => document.documentElement.dataset.ready !== undefined")
+    event = phone.locator("#event-0")
+    event.locator("summary").click()
+    phone.context.set_offline(True)
+    event.get_by_role("button", name="Undo").click()
+    expect(event.get_by_role("alert")).to_have_text(
+        "This needs the network: nothing was changed. Go back, and try again once the phone is online."
+    )
+    phone.context.set_offline(False)
+    assert stored_events(game) == [{"type": "round_end"}]
+
+
 def test_a_building_cell_tapped_offline_shows_the_count_it_will_have(live_server: Any, phone: Any) -> None:
     """A cell of the buildings grid counts one more a tap and goes back to none past what a player has (3 farms
     in a 2-player game, once round 1 is over): offline, each tap shows that count at once, marked as waiting,
@@ -300,11 +317,20 @@ def test_offline_a_game_page_shows_its_last_copy_and_any_other_page_says_what_to
     context.set_offline(True)
     phone.reload()
     expect(phone.get_by_role("heading", level=1)).to_have_text("Okanagan · White, Red")
+    expect(phone.locator("[data-offline-copy]")).to_be_visible()
     expect(phone.locator("[data-offline-copy]")).to_have_text(
         "Offline: what you see may be out of date; taps are kept."
     )
     expect(phone.locator("#stale")).to_have_text(re.compile(r"^Not updated since .* — offline\?$"))  # its poll fails
     readable(phone)
+    # A button of the page that posts a plain form: the phone says that it needs the network, not the browser.
+    phone.get_by_role("button", name="End of round 1").click()
+    expect(phone.get_by_role("heading", level=1)).to_have_text("Offline")
+    expect(phone.get_by_text("This needs the network: nothing was changed.")).to_be_visible()
+    expect(phone.get_by_text("This page could not be loaded")).to_be_hidden()
+    readable(phone)
+    phone.go_back()
+    expect(phone.locator("[data-offline-copy]")).to_be_visible()
 
     phone.goto(f"{live_server.url}/rules/")  # never opened: the offline page, styled by the kept stylesheet
     expect(phone.get_by_role("heading", level=1)).to_have_text("Offline")
@@ -314,6 +340,13 @@ def test_offline_a_game_page_shows_its_last_copy_and_any_other_page_says_what_to
     context.set_offline(False)
     phone.get_by_role("link", name="Try again").click()
     expect(phone.get_by_role("heading", level=1)).to_have_text("Rules")
+    # Online, a button that posts goes through the service worker to the server, redirect and all.
+    phone.goto(live_server.url + path)
+    phone.wait_for_function("() => navigator.serviceWorker.controller !== null")
+    phone.get_by_role("button", name="End of round 1").click()
+    expect(phone.get_by_role("button", name="End of round 1")).to_have_count(0)
+    assert stored_events(game) == [{"type": "round_end"}]
+    phone.goto(f"{live_server.url}/rules/")
 
     # In French from now on: the offline page is kept again, in French.
     phone.locator("#language").select_option("fr")

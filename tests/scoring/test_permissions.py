@@ -94,6 +94,8 @@ MATRIX = [
     ("post", "/games/{game}/events/0/", {**PLAYERS_ONLY, "owner": 422, "member": 422, "guest": 422}),
     ("post", "/games/{game}/drafts/{draft}/take/", redirects(PLAYERS_ONLY)),
     ("post", "/games/{game}/drafts/{draft}/cancel/", redirects(PLAYERS_ONLY)),
+    ("get", "/games/{game}/entry/", {**PLAYERS_ONLY, "owner": 400, "member": 400, "guest": 400}),  # no entry asked
+    ("get", "/games/{game}/entry/?entry=0123456789abcdef", {**PLAYERS_ONLY, "owner": 204, "member": 204, "guest": 204}),
     ("get", "/join/", EVERYONE),
     ("post", "/join/", dict.fromkeys(PERSONAS, 422)),  # no code
     ("get", "/join/{code}/", EVERYONE),

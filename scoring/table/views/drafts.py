@@ -8,13 +8,14 @@ from django.db.models import prefetch_related_objects
 from django.http import HttpResponse
 from django.shortcuts import redirect
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_POST, require_safe
 
 from scoring.access import game_for_player, okanagan_game
 from scoring.http import HtmxHttpRequest, game_over
 from scoring.models import Draft
 from scoring.phones import known_phone, my_seat, phone_id
 from scoring.table import drafts
+from scoring.table.views.entry import closed
 
 
 @require_POST
@@ -42,3 +43,19 @@ def draft_cancel(request: HtmxHttpRequest, game_id: int, draft_id: int) -> HttpR
     game = okanagan_game(game_for_player(request, game_id))
     drafts.discard(game, known_phone(request), draft_id)
     return redirect("game", game_id=game.pk)
+
+
+@require_safe
+def entry_state(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
+    """Whether the entry ``?entry=`` is still open on this phone, asked by its page now and then and when it is
+    shown again (static/js/entry_queue.js): 204, or 409 saying why not (continued on another phone, saved,
+    cancelled, the game ended: :func:`scoring.table.views.entry.closed`), so that a phone whose entry was taken
+    over learns it without a tap."""
+    game = okanagan_game(game_for_player(request, game_id))
+    entry, phone = request.GET.get("entry", ""), known_phone(request)
+    if not drafts.ENTRY.match(entry):
+        return HttpResponse(status=400)
+    stored = drafts.load(game, phone)
+    mine = stored if stored is not None and stored.entry == entry else None
+    why = drafts.closed(game, phone, entry, mine) if game.is_playing else drafts.ENDED
+    return closed(why) if why else HttpResponse(status=204)

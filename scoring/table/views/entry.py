@@ -149,19 +149,26 @@ def _entry(request: HtmxHttpRequest, game: Game, start: Draft, editing: int | No
     mine = stored if resumed else None
     kept = drafts.event_draft(mine) if mine is not None else None
     draft, seen, notices, damaged, op = kept or start, game.revision, [], "", ""
+    entry = mine.entry if mine is not None and mine.entry else drafts.new_entry()
     if request.method == "GET" and mine is not None and kept is not None:
         seen = mine.revision
         notices.append(_("Your entry was kept."))
     if request.method == "POST":
-        draft_id = posted_whole(request.POST.get("draft_id", ""))
-        if draft_id >= 0 and (mine is None or mine.pk != draft_id):
-            return _no_longer_here(request, game, draft_id, phone)
+        draft_id, posted_entry = posted_whole(request.POST.get("draft_id", "")), request.POST.get("entry", "")
+        why = drafts.closed(game, phone, posted_entry, mine) if drafts.ENTRY.match(posted_entry) else ""
+        if not why and draft_id >= 0 and (mine is None or mine.pk != draft_id):
+            why = drafts.TAKEN if drafts.taken_by(game, draft_id, phone) else drafts.ENDED
+        if why:
+            return _no_longer_here(request, game, why)
         op, seen = request.POST.get("op", ""), posted_whole(request.POST.get("revision", ""))
         if op == "cancel":
             if mine is not None:
                 drafts.discard(game, phone, mine.pk)
             return _to_game(request, game)
         try:
+            if posted_entry and not drafts.ENTRY.match(posted_entry):
+                raise BadOp(_("The form was damaged; start again."))
+            entry = posted_entry or entry  # a form of before entries had one: the draft's own, or a new one
             draft = drafts.posted(request.POST.get("draft", ""), game, start.kind, editing, phone)
         except BadOp as error:
             damaged, op = str(error), ""  # nothing from a damaged form is done; the kept draft stays
@@ -190,11 +197,11 @@ def _entry(request: HtmxHttpRequest, game: Game, start: Draft, editing: int | No
         else:
             screen, changed = saved, saved.repaired
     if request.method == "POST" and not damaged:
-        mine = drafts.store(game, phone_id(request), seat, screen.draft, editing, game.revision, stored)
+        mine = drafts.store(game, phone_id(request), seat, screen.draft, editing, game.revision, stored, entry)
     if changed:
         notices.append(_("The game changed on another phone: check this step against the new state, then save."))
     screen.error = damaged or screen.error
-    return _page(request, game, screen, editing, mine, notices, twin)
+    return _page(request, game, screen, editing, mine, entry, notices, twin)
 
 
 def _own_cards_again(draft: Draft, me: str, state: GameState) -> bool:
@@ -235,10 +242,12 @@ def _page(
     screen: Screen,
     editing: int | None,
     mine: StoredDraft | None,
+    entry: str,
     notices: list[str],
     twin: int | None = None,
 ) -> HttpResponse:
-    """The entry page, or its wizard for htmx; 422 when it shows an error (or asks about a ``twin``)."""
+    """The entry page of ``entry``, or its wizard for htmx; 422 when it shows an error (or asks about a
+    ``twin``)."""
     context = {
         "game": game,
         "me": my_seat(request, game),
@@ -249,6 +258,10 @@ def _page(
         "revision": game.revision,
         "editing": editing,
         "draft_id": "" if mine is None else mine.pk,
+        "entry": entry,
+        # What a phone's queue kept from a page of this entry that never reached the server is sent into
+        # (static/js/entry_queue.js): the same game, kind of event, event and territory.
+        "entry_start": f"{game.pk}:{screen.draft.kind}:{editing}:{screen.event.get('territory', '')}",
         "notices": notices,
         "twin": twin,
         "territories": list(Territory),
@@ -354,13 +367,28 @@ def _change(draft: Draft, editing: int) -> Callable[[Events], Events]:
     return change
 
 
-def _no_longer_here(request: HtmxHttpRequest, game: Game, draft_id: int, phone: str) -> HttpResponse:
-    """A page of an entry that is no longer this phone's: saved, cancelled, or continued on another phone."""
-    if drafts.taken_by(game, draft_id, phone):
+def _no_longer_here(request: HtmxHttpRequest, game: Game, why: str) -> HttpResponse:
+    """A tap of an entry that is no longer this phone's (``why``: :data:`drafts.TAKEN`, continued on another phone,
+    or :data:`drafts.ENDED`: saved, cancelled, replaced). A tap from the phone's queue is refused (:func:`closed`):
+    the phone names it, and those waiting behind it, as not taken (static/js/entry_queue.js). A plain form goes
+    to the game, which says why."""
+    if request.htmx:
+        return closed(why)
+    if why == drafts.TAKEN:
         messages.info(request, _("This entry was continued on another phone."))
     else:
         messages.info(request, _("This entry is no longer in progress: here is the game."))
     return _to_game(request, game)
+
+
+def closed(why: str) -> HttpResponse:
+    """The answer to a tap (or a check) of an entry that is no longer this phone's: 409, saying why, in the reader's
+    language, for the phone to show."""
+    if why == drafts.TAKEN:
+        reason = _("This entry was continued on another phone.")
+    else:
+        reason = _("This entry is no longer in progress.")
+    return HttpResponse(reason, status=409, content_type="text/plain; charset=utf-8")
 
 
 def _to_game(request: HtmxHttpRequest, game: Game) -> HttpResponse:

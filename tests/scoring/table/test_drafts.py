@@ -207,3 +207,45 @@ def test_activity_counts_only_what_the_other_phones_see(
     counts(1)
     entry.tap("take:green-circle:1")  # the last choice saves
     counts(1)
+
+
+def test_a_late_tap_of_an_entry_that_is_over_is_refused_and_starts_nothing(member_client: Client, game: Game) -> None:
+    """A tap kept on the phone (its first reached the server, the answer was lost) sent again once the entry was
+    cancelled: refused (409, saying why), never taken as the first tap of a new entry."""
+    page = Entry(member_client, f"/games/{game.pk}/events/new/territory/?territory=forest")
+    first = {f: page.field(f) for f in ("draft", "revision", "draft_id", "entry")} | {"op": "cycle:buildings:0:farm"}
+    assert member_client.post(page.url, first, headers={"HX-Request": "true"}).status_code == 200
+    draft = Draft.objects.get()
+    assert draft.entry == first["entry"]
+    assert member_client.get(f"/games/{game.pk}/entry/?entry={draft.entry}").status_code == 204
+    member_client.post(f"/games/{game.pk}/drafts/{draft.pk}/cancel/")
+    again = member_client.post(page.url, first, headers={"HX-Request": "true"})
+    assert again.status_code == 409 and again.content.decode() == "This entry is no longer in progress."
+    assert not Draft.objects.exists()
+    assert member_client.get(f"/games/{game.pk}/entry/?entry={draft.entry}").status_code == 409
+    assert member_client.get(f"/games/{game.pk}/entry/?entry=made-up").status_code == 400
+
+
+def test_a_tap_of_an_entry_continued_on_another_phone_is_refused(
+    member_client: Client, owner_client: Client, game: Game
+) -> None:
+    entry = forest_begun(member_client, game)
+    mine = {f: entry.field(f) for f in ("draft", "revision", "draft_id", "entry")}
+    draft = Draft.objects.get()
+    owner_client.post(f"/games/{game.pk}/drafts/{draft.pk}/take/")
+    asked = member_client.get(f"/games/{game.pk}/entry/?entry={mine['entry']}")
+    assert asked.status_code == 409 and asked.content.decode() == "This entry was continued on another phone."
+    assert owner_client.get(f"/games/{game.pk}/entry/?entry={mine['entry']}").status_code == 204
+    tapped = member_client.post(entry.url, mine | {"op": "cycle:buildings:0:farm"}, headers={"HX-Request": "true"})
+    assert tapped.status_code == 409 and tapped.content.decode() == "This entry was continued on another phone."
+    assert Draft.objects.get().data == draft.data
+
+
+def test_a_late_tap_of_an_entry_replaced_by_another_is_refused(member_client: Client, game: Game) -> None:
+    forest = forest_begun(member_client, game)
+    late = {f: forest.field(f) for f in ("draft", "revision", "draft_id", "entry")} | {"op": "cycle:buildings:0:farm"}
+    correction = Entry(member_client, f"/games/{game.pk}/events/new/adjust/")
+    correction.tap(f"set:player:{RED}", entry=correction.field("entry"))
+    tapped = member_client.post(forest.url, late, headers={"HX-Request": "true"})
+    assert tapped.status_code == 409 and tapped.content.decode() == "This entry is no longer in progress."
+    assert Draft.objects.get().kind == "adjust"

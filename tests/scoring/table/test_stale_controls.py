@@ -161,7 +161,8 @@ def test_a_deletion_racing_saves_drafts_and_polls_answers_no_404_and_no_500(
         if isinstance(outcome, BaseException)
     ]
     assert not errors, errors  # the test client raises what a view let escape: a 500
-    assert answers and set(answers) <= {200, 302, 422}, answers
+    # 409: a tap of an entry deleted with its game, refused for the phone to name it (static/js/entry_queue.js)
+    assert answers and set(answers) <= {200, 302, 409, 422}, answers
     assert not Game.objects.filter(pk=game.pk).exists() and not Draft.objects.exists()
 
 
