@@ -56,3 +56,10 @@ def game_over(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     has ended since."""
     messages.info(request, _("The game has ended: its events can no longer be changed."))
     return go(request, reverse("game", args=[game_id]))
+
+
+def entry_closed(taken: bool) -> HttpResponse:
+    """The answer to a tap (or a check) of an entry that is no longer this phone's (``taken``: continued on another
+    phone; else saved, cancelled or replaced): 409, saying why, in the reader's language, for the phone to show."""
+    reason = _("This entry was continued on another phone.") if taken else _("This entry is no longer in progress.")
+    return HttpResponse(reason, status=409, content_type="text/plain; charset=utf-8")

@@ -11,11 +11,10 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
 from scoring.access import game_for_player, okanagan_game
-from scoring.http import HtmxHttpRequest, game_over
+from scoring.http import HtmxHttpRequest, entry_closed, game_over
 from scoring.models import Draft
 from scoring.phones import known_phone, my_seat, phone_id
 from scoring.table import drafts
-from scoring.table.views.entry import closed
 
 
 @require_POST
@@ -49,7 +48,7 @@ def draft_cancel(request: HtmxHttpRequest, game_id: int, draft_id: int) -> HttpR
 def entry_state(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """Whether the entry ``?entry=`` is still open on this phone, asked by its page now and then and when it is
     shown again (static/js/entry_queue.js): 204, or 409 saying why not (continued on another phone, saved,
-    cancelled, the game ended: :func:`scoring.table.views.entry.closed`), so that a phone whose entry was taken
+    cancelled, the game ended: :func:`scoring.http.entry_closed`), so that a phone whose entry was taken
     over learns it without a tap."""
     game = okanagan_game(game_for_player(request, game_id))
     entry, phone = request.GET.get("entry", ""), known_phone(request)
@@ -58,4 +57,4 @@ def entry_state(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     stored = drafts.load(game, phone)
     mine = stored if stored is not None and stored.entry == entry else None
     why = drafts.closed(game, phone, entry, mine) if game.is_playing else drafts.ENDED
-    return closed(why) if why else HttpResponse(status=204)
+    return entry_closed(why == drafts.TAKEN) if why else HttpResponse(status=204)

@@ -33,7 +33,7 @@ from rules.explanation import Message
 from rules.fields import members
 from scoring import states
 from scoring.access import game_for_player, okanagan_game
-from scoring.http import HtmxHttpRequest, game_over, go, posted_whole, to_saved
+from scoring.http import HtmxHttpRequest, entry_closed, game_over, go, posted_whole, to_saved
 from scoring.kinds import KINDS
 from scoring.log import Events, StaleGame, append_event, change_log
 from scoring.models import SEAT_MOVED, Game
@@ -369,26 +369,16 @@ def _change(draft: Draft, editing: int) -> Callable[[Events], Events]:
 
 def _no_longer_here(request: HtmxHttpRequest, game: Game, why: str) -> HttpResponse:
     """A tap of an entry that is no longer this phone's (``why``: :data:`drafts.TAKEN`, continued on another phone,
-    or :data:`drafts.ENDED`: saved, cancelled, replaced). A tap from the phone's queue is refused (:func:`closed`):
-    the phone names it, and those waiting behind it, as not taken (static/js/entry_queue.js). A plain form goes
-    to the game, which says why."""
+    or :data:`drafts.ENDED`: saved, cancelled, replaced). A tap from the phone's queue is refused
+    (:func:`scoring.http.entry_closed`): the phone names it, and those waiting behind it, as not taken
+    (static/js/entry_queue.js). A plain form goes to the game, which says why."""
     if request.htmx:
-        return closed(why)
+        return entry_closed(why == drafts.TAKEN)
     if why == drafts.TAKEN:
         messages.info(request, _("This entry was continued on another phone."))
     else:
         messages.info(request, _("This entry is no longer in progress: here is the game."))
     return _to_game(request, game)
-
-
-def closed(why: str) -> HttpResponse:
-    """The answer to a tap (or a check) of an entry that is no longer this phone's: 409, saying why, in the reader's
-    language, for the phone to show."""
-    if why == drafts.TAKEN:
-        reason = _("This entry was continued on another phone.")
-    else:
-        reason = _("This entry is no longer in progress.")
-    return HttpResponse(reason, status=409, content_type="text/plain; charset=utf-8")
 
 
 def _to_game(request: HtmxHttpRequest, game: Game) -> HttpResponse:
