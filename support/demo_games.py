@@ -19,7 +19,7 @@ from support.random_games import RandomChooser, random_card, random_territory
 TABLE = ("Ann", "Ben", "Cy", "Dee")
 """The demo group's players (Ann is the demo account's)."""
 EVENINGS = 16
-"""How many games: about three a fortnight over six weeks."""
+"""How many games: two or three a week over six weeks or so, the last the day before the demo is loaded."""
 TERRITORIES_PER_ROUND = (7, 9)
 """The fewest and most territories scored in a round."""
 CARDS = 3
@@ -50,15 +50,15 @@ def demo_games(seed: int = SEED) -> list[dict[str, object]]:
     """The demo's games, the oldest first: each with how many days before the demo is loaded it was played, and its
     record. Ann plays every game; two or three of the others join her, in a seat order that changes."""
     chooser = RandomChooser(seed)
+    gaps = [chooser.pick([2, 3, 4]) for _gap in range(EVENINGS - 1)]
+    days_ago = [1 + sum(gaps[number:]) for number in range(EVENINGS)]  # the last game yesterday
     games: list[dict[str, object]] = []
-    days_ago = 6 * 7
-    for _evening in range(EVENINGS):
+    for days in days_ago:
         others = list(TABLE[1:])
         chooser.random.shuffle(others)
         players = ["Ann", *others[: chooser.number(1, len(others))]]
         chooser.random.shuffle(players)
-        games.append({"days_ago": days_ago, "record": demo_game(chooser, tuple(players)).to_json()})
-        days_ago -= chooser.pick([2, 3, 4])
+        games.append({"days_ago": days, "record": demo_game(chooser, tuple(players)).to_json()})
     return games
 
 
