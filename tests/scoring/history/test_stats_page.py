@@ -76,8 +76,11 @@ def test_the_page_leads_with_what_a_group_talks_about_and_folds_the_rest(member_
         assert page.count(f'id="{target}"') == 1, target
     okanagan = page[page.index('id="okanagan"') : page.index('id="cooper_island"')]
     order = ['id="records-okanagan"', 'id="head-to-head-okanagan"', 'id="ratings-okanagan"', 'id="winners"',
-             '<details class="fold" id="players-okanagan"', '<details class="fold" id="insights"']  # fmt: skip
+             'id="players-okanagan"', 'id="insights"']  # fmt: skip
     assert [okanagan.index(part) for part in order] == sorted(okanagan.index(part) for part in order)
+    for folded_part in ('id="players-okanagan"', 'id="insights"'):  # inside a fold: following a link opens it
+        before = okanagan[: okanagan.index(folded_part)]
+        assert before.rindex('<details class="fold">') > before.rfind("</details>")
     folded = okanagan[okanagan.index('id="players-okanagan"') :]
     for detail in ("Win rate by number of players", "Average score, part by part", "Wins per player", "Tokens"):
         assert detail in folded
