@@ -389,14 +389,14 @@ RULES: Final[tuple[Rule, ...]] = (
     Rule(
         "okanagan.score.territory",
         _("Final scoring"),
-        _("Territory series card: 5 VP per set of the rewards shown, all of one territory's colour."),
+        _("Territory set card: 5 VP per set of the rewards shown, all of one territory's colour."),
         Source.RULEBOOK,
         f"{_FR}, Les cartes objectifs",
     ),
     Rule(
         "okanagan.score.shape",
         _("Final scoring"),
-        _("Reward series card: 7 VP per set of the rewards shown, all of one shape."),
+        _("Shape set card: 7 VP per set of the rewards shown, all of one shape."),
         Source.RULEBOOK,
         f"{_FR}, Les cartes objectifs",
     ),

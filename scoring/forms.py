@@ -281,7 +281,15 @@ class PlaysImportForm(forms.Form):
         upload = self.cleaned_data["plays"]
         if upload.size > MAX_PLAYS_BYTES:
             raise forms.ValidationError(_("The file is too big (at most 5 MB)."))
-        return read_upload(upload)
+        try:
+            return read_upload(upload)
+        except forms.ValidationError as error:  # the JSON parser's words mean nothing to a player: say what to do
+            raise forms.ValidationError(
+                _(
+                    "This file cannot be read as a BG Stats play file (.bgsplay): it is damaged or cut short. "
+                    "Export the plays from BG Stats again and choose the new file."
+                )
+            ) from error
 
 
 class JoinForm(forms.Form):

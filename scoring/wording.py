@@ -179,8 +179,8 @@ PARTS: dict[str, StrPromise] = {
 """The parts of a score, keyed by the result's fields (``rules.PARTS``, in its order)."""
 OBJECTIVE_KINDS: dict[ObjectiveKind, StrPromise] = {
     ObjectiveKind.SPECIFIC: _("specific reward"),
-    ObjectiveKind.TERRITORY: _("territory series"),
-    ObjectiveKind.SHAPE: _("reward series"),
+    ObjectiveKind.TERRITORY: _("territory set"),
+    ObjectiveKind.SHAPE: _("shape set"),
 }
 CARDS: dict[ObjectiveKind, StrPromise] = {
     ObjectiveKind.SPECIFIC: _("Specific reward (3 VP each)"),

@@ -158,6 +158,11 @@ class Insights:
         }
 
 
+MIN_WINNING_PLAYS = 5
+"""How many winning plays the winners' figures rest on before a page marks where winners took more: over 2 games, a
+difference says nothing about how to win."""
+
+
 @dataclass(frozen=True)
 class Rate:
     """How often winners and the other players took one thing, per game."""
@@ -167,10 +172,13 @@ class Rate:
     """The kind's name in the reader's language."""
     winners: float
     others: float
+    winning_plays: int
+    """How many winning plays the winners' figure rests on."""
 
     @property
     def winners_more(self) -> bool:
-        return self.winners > self.others
+        """Whether winners took more, over at least :data:`MIN_WINNING_PLAYS` winning plays (marked ▲)."""
+        return self.winning_plays >= MIN_WINNING_PLAYS and self.winners > self.others
 
 
 @dataclass(frozen=True)
@@ -195,9 +203,21 @@ class WinnersAndOthers:
                 label,
                 self.winners.per_game(f"{bag}.{kind.value}"),
                 self.others.per_game(f"{bag}.{kind.value}"),
+                self.winners.games,
             )
             for kind, label in labels.items()
         )
+
+    @property
+    def compared(self) -> bool:
+        """Whether the winners have :data:`MIN_WINNING_PLAYS` winning plays, so that a page marks where they took
+        more."""
+        return self.winners.games >= MIN_WINNING_PLAYS
+
+    @property
+    def least(self) -> int:
+        """:data:`MIN_WINNING_PLAYS`, for the page that states it."""
+        return MIN_WINNING_PLAYS
 
     @property
     def tables(self) -> tuple[tuple[Promise, tuple[Rate, ...]], ...]:

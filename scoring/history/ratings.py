@@ -44,6 +44,9 @@ SETTLED_SIGMA = 4.0
 """At or below this σ (under half the starting σ), a rating is said to be settled."""
 FIRST_GUESS_SIGMA = 6.5
 """Above this σ (the first ten games or so), a rating is said to be a first guess."""
+USUAL_MARGIN = 1.0
+"""How far μ may be from where everyone starts (:data:`MU`, the group's usual: the model moves skills against each
+other) and still be said to be about the group's usual."""
 
 
 @dataclass(frozen=True)
@@ -66,8 +69,18 @@ class Rating:
         return cls(mu, sigma, mu - ORDINAL_Z * sigma, games)
 
     @property
+    def standing(self) -> str:
+        """How the player's estimated skill (μ) stands against the group's usual, in words: what a newcomer reads
+        beside a number such as −11, which says only how cautious the estimate still is."""
+        if self.mu > MU + USUAL_MARGIN:
+            return _("plays above the group's usual")
+        if self.mu < MU - USUAL_MARGIN:
+            return _("plays below the group's usual")
+        return _("plays about as the group usually does")
+
+    @property
     def sentence(self) -> str:
-        """What the number means for this player, and how sure it is."""
+        """How sure the number is, and how many games it rests on."""
         if self.sigma <= SETTLED_SIGMA:
             text = ngettext("settled after %(count)d game", "settled after %(count)d games", self.games)
         elif self.sigma <= FIRST_GUESS_SIGMA:

@@ -2,8 +2,8 @@
 most territories closed in one game, longest winning streak — each naming its player, the game and its date.
 
 Kept game after game from the results and facts stored on the seats (:class:`RecordBook`), with the group's other
-sums (:mod:`scoring.history.summary`). The first to reach a
-record holds it: a later equal figure does not take it. The facts' records (nuggets, Explorer sets, territories)
+sums (:mod:`scoring.history.summary`). The first to reach a record holds it: a later equal figure does not take it;
+players who reach it in the same game share it, each named. The facts' records (nuggets, Explorer sets, territories)
 count Okanagan games played here; an imported play counts in the scores, margins and streaks. A margin is the lowest
 winner's points minus the best points placed after the winners; a play whose file ranked a winner below a higher
 score placed after them (BG Stats lets a group rank as it likes) gives no margin.
@@ -114,21 +114,25 @@ class RecordBook:
 
     def add(self, seats: Sequence[PlayedSeat], runs: Mapping[PlayerKey, int]) -> None:
         """One more finished game (its seats), the latest; ``runs``: each player's run of wins once it is counted."""
-        for seat in seats:
-            self._reach("highest_score", seat.total, (seat.key,), seat)
-            for record, fact in _FACT_RECORDS.items():
-                value = seat.fact(fact)
-                if value is not None:
-                    self._reach(record, value, (seat.key,), seat)
+        self._reach_best("highest_score", [(seat, seat.total) for seat in seats])
+        for record, fact in _FACT_RECORDS.items():
+            self._reach_best(record, [(seat, value) for seat in seats if (value := seat.fact(fact)) is not None])
         winners = [seat for seat in seats if seat.won]
         behind = [seat.total for seat in seats if not seat.won]
         if winners and behind:  # when every player shares the victory, nobody is placed after the winners
             margin = min(seat.total for seat in winners) - max(behind)
             if margin >= 0:  # an imported play may rank a winner below a score placed after them: no margin
                 self._reach("biggest_margin", margin, tuple(seat.key for seat in winners), seats[0])
-        for seat in seats:
-            if runs[seat.key]:
-                self._reach("longest_streak", runs[seat.key], (seat.key,), seat)
+        self._reach_best("longest_streak", [(seat, runs[seat.key]) for seat in seats if runs[seat.key]])
+
+    def _reach_best(self, name: str, figures: Sequence[tuple[PlayedSeat, int]]) -> None:
+        """The best of one game's ``figures`` (a seat, its figure) reaches record ``name``, held by every seat that
+        has it: two players of one game with the most nuggets share the record, as the winners of a shared victory
+        share a margin."""
+        if figures:
+            best = max(value for _seat, value in figures)
+            holders = tuple(seat.key for seat, value in figures if value == best)
+            self._reach(name, best, holders, figures[0][0])
 
     def _reach(self, name: str, value: int, holders: tuple[PlayerKey, ...], seat: PlayedSeat) -> None:
         """The first to reach a figure holds the record: a later equal figure does not take it."""

@@ -38,7 +38,7 @@ from scoring.history.statistics import (
 )
 from scoring.models import Game, Group, GroupHistory, Profile
 
-SUMMARY_VERSION: Final = 1
+SUMMARY_VERSION: Final = 2
 """Stored with the sums, with the facts' :data:`~scoring.history.facts.FACTS_VERSION`: raise it when what they hold
 changes (sums of another version, or summing facts of another version, are folded again)."""
 

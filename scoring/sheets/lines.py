@@ -40,7 +40,18 @@ from scoring.wording import say
 
 HIGH = 999
 TOKEN_SPLIT = re.compile(r"[\s,;]+")
-COUNT_ERRORS = {"required": _("Enter a number (0 if none)."), "invalid": _("Enter a whole number, such as 3.")}
+COUNT_ERRORS = {
+    "required": _("Enter a number (0 if none)."),
+    "invalid": _("Enter a whole number, such as 3."),
+    "min_value": _("Enter 0 or more."),
+    "max_value": _("Enter at most %(limit_value)s."),
+}
+"""A count's errors in the sheet's words (Django's own say "Ensure this value is less than or equal to 16.")."""
+NAME_ERRORS = {
+    "required": _("Enter the first player's name."),
+    "max_length": _("A name has at most %(limit_value)d characters."),
+}
+"""A player's name's errors in the sheet's words."""
 
 
 class CountInput(forms.TextInput):
@@ -67,7 +78,10 @@ class SheetPlayersForm(forms.Form):
         self.known = {name_key(name): name for name in known}
         for seat in range(1, MAX_PLAYERS + 1):
             field = forms.CharField(
-                label=gettext("Player %(seat)d") % {"seat": seat}, max_length=NAME_LENGTH, required=seat == 1
+                label=gettext("Player %(seat)d") % {"seat": seat},
+                max_length=NAME_LENGTH,
+                required=seat == 1,
+                error_messages=NAME_ERRORS,
             )
             field.widget.attrs.update(autocomplete="off", list="names")
             self.fields[f"name_{seat}"] = field

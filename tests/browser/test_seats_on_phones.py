@@ -96,19 +96,24 @@ def test_a_member_s_seat_moves_to_a_second_phone_by_logging_in_and_the_first_is_
         page.context.close()
 
 
+def theo_s_code_shown(browser: Any, url: str, game: Game) -> tuple[Any, str]:
+    """A guest's phone that is Theo, showing the code that moves Theo's seat to another phone; and the code."""
+    first = joined(browser, url, game)
+    tap(first, "I am Theo")
+    expect(first.locator("header .me")).to_have_text("I am Theo")
+    first.goto(f"{url}/games/{game.pk}/seats/")
+    tap(first, "Move my seat to another phone")
+    code = first.locator("#move-code .code")
+    expect(code).to_have_text(re.compile(r"^[A-Z2-9]{4}$"))
+    assert fits(first)
+    return first, code.inner_text()
+
+
 def test_a_guest_s_seat_moves_to_a_second_phone_with_a_code_and_the_first_is_told(
     live_server: Any, phone: Any, browser: Any
 ) -> None:
     game = a_table(phone, live_server.url, "maya", ("Maya", "Theo"))
-    first = joined(browser, live_server.url, game)
-    tap(first, "I am Theo")
-    expect(first.locator("header .me")).to_have_text("I am Theo")
-    first.goto(f"{live_server.url}/games/{game.pk}/seats/")
-    tap(first, "Move my seat to another phone")
-    code = first.locator("#move-code .code")
-    expect(code).to_have_text(re.compile(r"^[A-Z2-9]{4}$"))
-    shown = code.inner_text()
-    assert fits(first)
+    first, shown = theo_s_code_shown(browser, live_server.url, game)
     first.goto(f"{live_server.url}/games/{game.pk}/")
 
     second = joined(browser, live_server.url, game)
@@ -121,6 +126,28 @@ def test_a_guest_s_seat_moves_to_a_second_phone_with_a_code_and_the_first_is_tol
     expect(told).to_be_visible(timeout=10000)
     expect(first.locator("header .me")).to_have_text("Who is this phone?")
     expect(first.get_by_role("button", name="I am Theo")).to_be_disabled()
+    for page in (first, second):
+        page.context.close()
+
+
+def test_the_old_phone_left_on_its_code_stops_showing_the_seat_it_gave_away(
+    live_server: Any, phone: Any, browser: Any
+) -> None:
+    game = a_table(phone, live_server.url, "maya", ("Maya", "Theo"))
+    first, shown = theo_s_code_shown(browser, live_server.url, game)
+    expect(first.locator("header .me")).to_have_text("I am Theo")  # left on the page of its code
+
+    second = joined(browser, live_server.url, game)
+    second.get_by_role("link", name="A code from your other phone").click()
+    second.get_by_label("A code from your other phone").fill(shown)
+    tap(second, "Take my seat here")
+    expect(second.locator("header .me")).to_have_text("I am Theo")
+    # The old phone, still showing its code, is told without a tap: the seat is no longer shown as its own.
+    told = first.get_by_text("Theo's seat moved to another phone: this phone is nobody at the table now.")
+    expect(told).to_be_visible(timeout=10000)
+    expect(first.locator("header .me")).to_have_text("Who is this phone?")
+    expect(first.locator("#move-code")).to_have_count(0)
+    assert fits(first)
     for page in (first, second):
         page.context.close()
 

@@ -31,8 +31,9 @@ def group_stats_json(request: HtmxHttpRequest, group_id: int) -> JsonResponse:
 
 @require_safe
 def group_stats_page(request: HtmxHttpRequest, group_id: int) -> HttpResponse:
-    """Per game: each player's plays, wins, win rates, scores, streaks, rating; head-to-heads; wins per player; the
-    records; for Okanagan, the group's insights from the event log."""
+    """Per game, what a group talks about first — the records, the head-to-heads, the ratings in words, for Okanagan
+    what winners took — then, folded, each player's plays, wins, win rates, scores and streaks, wins per player and,
+    for Okanagan, the group's insights from the event log; a jump list at the top leads to each."""
     group = member_group(request, group_id)
     summary = history(group)
     split = summary.okanagan().split

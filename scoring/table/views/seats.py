@@ -14,6 +14,7 @@ from django.urls import reverse
 from django.utils.cache import patch_cache_control
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
+from django_htmx.http import HttpResponseClientRefresh
 
 from rules import EventType, RecordError
 from scoring import states
@@ -43,6 +44,10 @@ from scoring.table.seats import (
     others_account,
 )
 
+MOVE_CODE_CARD = "move-code"
+"""The card that shows a code moving this phone's seat: while it is shown, it asks every few seconds whether the seat
+is still here (:func:`_move_code_poll`)."""
+
 
 @require_http_methods(["GET", "POST"])
 def seats(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
@@ -50,6 +55,8 @@ def seats(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     showed (``code``), shows a code that moves this phone's seat (``move``), leaves this phone's (``leave``) or
     frees one (``free``, the group's owner only)."""
     game = game_for_player(request, game_id)
+    if request.method == "GET" and request.htmx and request.htmx.trigger == MOVE_CODE_CARD:
+        return _move_code_poll(request, game)
     owner = game.group.owner_id == request.user.pk
     status, moving = 200, None
     if request.method == "POST":
@@ -101,6 +108,15 @@ def seats(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
         "moved": moved_away(game, phone),
     }
     return render(request, "table/seats.html", context, status=status)
+
+
+def _move_code_poll(request: HtmxHttpRequest, game: Game) -> HttpResponse:
+    """The poll of a phone showing the code that moves its seat: nothing while the seat is still its own; once the
+    other phone has taken it, the page reloads, so that the old phone no longer shows the seat it gave away (its
+    header and "This phone" beside the name) but says where it went."""
+    if Seat.objects.filter(game=game, phone=known_phone(request)).exclude(phone="").exists():
+        return HttpResponse(status=204)
+    return HttpResponseClientRefresh()
 
 
 def _cards_first(game: Game, player: str) -> bool:

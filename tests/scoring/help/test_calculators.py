@@ -78,7 +78,7 @@ def test_a_ruling_speaks_the_readers_language(client: Client) -> None:
     example = CALCULATORS["sets"].example
     page = client.get(f"/calculators/sets/?{example}", HTTP_ACCEPT_LANGUAGE="zh-hant").content.decode()
     assert "這些標記：探險家組 2 組 × 4 = 8 分。" in page
-    assert "這些標記：獎勵系列卡（綠色圓形、藍色圓形和黃色圓形）：2 × 7 = 14 分。" in page
+    assert "這些標記：形狀系列卡（綠色圓形、藍色圓形和黃色圓形）：2 × 7 = 14 分。" in page
 
 
 @pytest.mark.parametrize("slug", ["okanagan-tie", "small-islands-tie", "cooper-island-tie"])

@@ -226,8 +226,8 @@ def test_a_broken_play_is_refused_with_a_sentence_and_nothing_is_stored(
 
 
 BROKEN_FILE: list[tuple[bytes | dict[str, Any], str]] = [
-    (b'{"plays": [{"uuid": "A", "playDate": "2024-', "This is not a JSON file"),
-    (b"\xff\xfe not text", "This is not a JSON file"),
+    (b'{"plays": [{"uuid": "A", "playDate": "2024-', "it is damaged or cut short. Export the plays"),
+    (b"\xff\xfe not text", "cannot be read as a BG Stats play file (.bgsplay)"),
     (b"[1, 2]", "no list of plays"),
     ({"plays": "all"}, "no list of plays"),
     ({"plays": []}, "holds no play"),
@@ -254,6 +254,16 @@ def test_a_broken_file_gets_a_message_and_stores_nothing(
     assert response.status_code in (200, 422)
     assert message in response.content.decode().replace("&#x27;", "'")
     assert not Game.objects.exists() and not Profile.objects.exists()
+
+
+@pytest.mark.parametrize("broken", [b'{"plays": [{"uuid": "A", "playDate": "2024-', b"\xff\xfe not text", b"{,}"])
+def test_a_broken_file_is_not_answered_with_the_json_parser_s_words(
+    member_client: Client, group: Group, broken: bytes
+) -> None:
+    page = upload(member_client, group, broken).content.decode().replace("&#x27;", "'")
+    assert "cannot be read as a BG Stats play file (.bgsplay)" in page
+    for parser_words in ("JSON", "Unterminated", "Expecting", "line 1, column", "UTF-8"):
+        assert parser_words not in page.split("<form", 1)[1].split("</form>", 1)[0]
 
 
 def test_a_file_over_its_size_is_refused(member_client: Client, group: Group) -> None:

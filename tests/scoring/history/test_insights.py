@@ -4,6 +4,7 @@ the pages that show them, in a constant number of queries."""
 
 from __future__ import annotations
 
+import html
 import json
 from pathlib import Path
 from types import SimpleNamespace
@@ -18,6 +19,7 @@ from django.test.utils import CaptureQueriesContext
 from rules import parse_record, score_record
 from scoring.creation import create_game
 from scoring.history.facts import FIELDS, counts_of, game_facts
+from scoring.history.insights import MIN_WINNING_PLAYS, Insights, Rate, WinnersAndOthers
 from scoring.history.portability import backup, restore
 from scoring.history.summary import history
 from scoring.log import finish, reopen
@@ -190,6 +192,29 @@ def test_winners_and_others_per_game(group: Group) -> None:
     nuggets = next(rate for rate in rates.rates("special_actions", ACTIONS) if rate.kind == "gold_nugget")
     # Gold nuggets taken as a special action: Ann 1, Ben 1, Cy 1, Dee 1 (see the test above).
     assert nuggets.winners == 1.0 and nuggets.others == 1.0 and not nuggets.winners_more
+
+
+def seats_taking(trades: int, games: int) -> Insights:
+    """The facts of ``games`` seats that took ``trades`` trade special actions in all."""
+    insights = Insights()
+    for game in range(games):
+        insights.add([trades if field == "special_actions.trade" and game == 0 else 0 for field in FIELDS])
+    return insights
+
+
+def test_what_winners_took_is_marked_only_from_its_minimum_of_winning_plays(
+    member_client: Client, group: Group
+) -> None:
+    def trade(winners: int) -> Rate:
+        split = WinnersAndOthers(seats_taking(winners, winners), seats_taking(1, 10))
+        return next(rate for rate in split.rates("special_actions", ACTIONS) if rate.kind == "trade")
+
+    assert MIN_WINNING_PLAYS == 5
+    assert trade(2).winners > trade(2).others and not trade(2).winners_more  # 2 winning plays: unsaid
+    assert trade(5).winners_more
+    a_finished_game(group)  # one winning play
+    stats = html.unescape(member_client.get(f"/groups/{group.pk}/stats/").content.decode())
+    assert "Nothing is marked before 5 winning plays" in stats and "▲" not in stats
 
 
 def test_the_pages_show_the_insights_with_their_definitions(member_client: Client, group: Group) -> None:

@@ -3,6 +3,7 @@ restored games, the order the games finished, and the pages (their queries, the 
 
 from __future__ import annotations
 
+import html
 import json
 import math
 from dataclasses import replace
@@ -230,6 +231,26 @@ def test_the_rating_is_the_ordinal_with_the_games_it_counts() -> None:
     assert Rating.of(27.0, 8.0, 1).sentence == "a first guess after 1 game"
 
 
+def test_a_rating_says_in_words_how_the_player_stands_against_the_group_s_usual() -> None:
+    assert Rating.of(14.0, 8.3, 3).standing == "plays below the group's usual"  # the −11 that puzzled a group
+    assert Rating.of(31.0, 5.0, 12).standing == "plays above the group's usual"
+    assert Rating.of(25.4, 8.0, 1).standing == "plays about as the group usually does"
+
+
+def test_a_rating_below_0_is_explained_on_the_page_without_opening_the_explanation(
+    member_client: Client, group: Group
+) -> None:
+    for hour in range(3):
+        play(group, ("Ann", 40), ("Ben", 30), finished=START + timedelta(hours=hour))
+    ben = history(group).kinds[Game.Kind.COOPER_ISLAND].rated()[(group.profiles.get(name="Ben").pk, "")]
+    assert ben.ordinal < 0
+    page = html.unescape(member_client.get(f"/groups/{group.pk}/stats/").content.decode())
+    shown = page[: page.index("What the rating means")]  # before the folded explanation
+    line = shown[shown.index(f"<strong>{ben.ordinal:.1f}</strong>") :]
+    assert line.index("Plays below the group's usual · a first guess after 3 games") < line.index("</li>")
+    assert "Higher is better. Everyone starts at 0" in shown and "often below 0" in shown
+
+
 def test_the_pages_show_the_rating_its_sentence_and_its_chart(member_client: Client, group: Group) -> None:
     play(group, ("Ann", 40), ("Ben", 30), finished=START)
     play(group, ("Ann", 40), ("Ben", 30), finished=START + timedelta(hours=1))
@@ -237,7 +258,8 @@ def test_the_pages_show_the_rating_its_sentence_and_its_chart(member_client: Cli
     page = member_client.get(f"/groups/{group.pk}/stats/").content.decode()
     assert f"<strong>{ann.ordinal:.1f}</strong>" in page and "a first guess after 2 games" in page
     assert "The rating is μ − 3σ" in page
-    assert page.index(">Ann</a>", page.index("<h3>Rating</h3>")) < page.index(">Ben</a>", page.index("<h3>Rating</h3>"))
+    heading = page.index(">Rating</h3>")
+    assert page.index(">Ann</a>", heading) < page.index(">Ben</a>", heading)
     profile = member_client.get(f"/groups/{group.pk}/players/{group.profiles.get(name='Ann').pk}/").content.decode()
     assert f"<strong>{ann.ordinal:.1f}</strong>" in profile and "a first guess after 2 games" in profile
     chart = profile.split("<title>Rating over time</title>", 1)[1].split("</svg>", 1)[0]

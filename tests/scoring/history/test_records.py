@@ -85,6 +85,21 @@ def test_a_shared_victory_has_its_margin_held_by_every_winner() -> None:
     assert "biggest_margin" not in held(seats=everybody_first)
 
 
+def test_players_who_reach_a_record_in_the_same_game_are_all_named() -> None:
+    same_game = [
+        seat(5, "Ann", 44, 1, nuggets=6, explorer_sets=2),
+        seat(5, "Ben", 44, 1, nuggets=6, explorer_sets=1),
+        seat(5, "Cy", 30, 3, nuggets=2, explorer_sets=2),
+    ]
+    records = held(seats=same_game)
+    assert records["most_nuggets"] == (6, ("Ann", "Ben"), 5)
+    assert records["highest_score"] == (44, ("Ann", "Ben"), 5)
+    assert records["most_explorer_sets"] == (2, ("Ann", "Cy"), 5)
+    assert records["longest_streak"] == (1, ("Ann", "Ben"), 5)  # a shared win: both runs are 1
+    later = [seat(6, "Cy", 40, 1, nuggets=6), seat(6, "Ann", 30, 2, nuggets=1)]
+    assert held(seats=[*same_game, *later])["most_nuggets"] == (6, ("Ann", "Ben"), 5)  # a later equal: not a holder
+
+
 def test_imported_plays_give_no_record_of_the_event_log() -> None:
     imported = GAMES[4:7]
     assert set(held(seats=imported)) == {"highest_score", "biggest_margin", "longest_streak"}

@@ -116,7 +116,7 @@ def group_line(page: str, name: str) -> list[str]:
 
 def stats_line(page: str, name: str) -> list[str]:
     """The statistics page's figures for ``name``: plays, wins, %, average, best, streak."""
-    row = re.search(rf">{name}</a></td>(.*?)</tr>", page, re.S)
+    row = re.search(rf">{name}</a></th>(.*?)</tr>", page, re.S)
     assert row, f"no line for {name}"
     return re.findall(r'<td class="num">([^<]*)</td>', row.group(1))
 

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import html
 import io
 import json
 import re
@@ -96,7 +97,8 @@ def test_three_lines_then_the_review_then_the_score(member_client: Client, group
     [
         ("prestige", "3-6", "Enter a whole number, such as 3."),
         ("prestige", "", "Enter a number (0 if none)."),
-        ("ports", "40", "Ensure this value is less than or equal to 16."),
+        ("ports", "40", "Enter at most 16."),
+        ("houses", "-1", "Enter 0 or more."),
         ("discoveries", "3 x", "“x” is not a token value"),
     ],
 )
@@ -108,6 +110,29 @@ def test_a_malformed_value_is_an_error_at_its_field_never_a_zero(
     assert response.status_code == 422 and message in response.content.decode()
     seat = game.seats.get(position=0)
     assert not seat.line_done and seat.line.get(field, "") == typed  # kept as typed, to correct it
+
+
+@pytest.mark.parametrize(
+    ("names", "message"),
+    [
+        ({"name_2": "Ben"}, "Enter the first player's name."),
+        ({"name_1": "A" * 41}, "A name has at most 40 characters."),
+    ],
+)
+def test_the_players_form_refuses_in_its_own_words(
+    member_client: Client, group: Group, names: dict[str, str], message: str
+) -> None:
+    response = member_client.post(f"/groups/{group.pk}/sheets/new/small_islands/", names)
+    text = html.unescape(response.content.decode())
+    assert response.status_code in (200, 422) and message in text
+    assert "This field is required." not in text and "Ensure this value" not in text
+    assert not Game.objects.exists()
+
+
+def test_a_count_out_of_its_bounds_is_refused_in_the_sheet_s_words(member_client: Client, group: Group) -> None:
+    game = start(member_client, group, "cooper_island", "Ann", "Ben")
+    text = html.unescape(line(member_client, game, 0, {**ANN_CI, "logbooks": "1000", "anchors": "-2"}).content.decode())
+    assert "Enter at most 999." in text and "Enter 0 or more." in text and "Ensure this value" not in text
 
 
 def test_discovery_tokens_are_their_values_each_checked(member_client: Client, group: Group) -> None:

@@ -211,6 +211,26 @@ def test_a_guest_moves_their_seat_with_the_code_shown_on_the_old_phone(guest_cli
     assert refused.status_code == 409 and "No seat of this game has this code now" in page(refused)
 
 
+def test_the_old_phone_showing_the_code_stops_showing_the_seat_once_it_is_taken(
+    guest_client: Client, game: Game
+) -> None:
+    claim(guest_client, game, RED)
+    shown = page(guest_client.post(f"/games/{game.pk}/seats/", {"move": "1"}))
+    card = re.search(r'<section class="card"\s+id="move-code"[^>]*>', shown)
+    assert card and f'hx-get="/games/{game.pk}/seats/"' in card.group(0) and "every 2s" in card.group(0)
+    assert "Typed on the other phone? Check here" in shown  # without JavaScript, one tap
+    code = re.search(r'<p class="code">(\w+)</p>', shown)
+    assert code
+    poll = {"HTTP_HX_REQUEST": "true", "HTTP_HX_TRIGGER": "move-code"}
+    still = guest_client.get(f"/games/{game.pk}/seats/", **poll)
+    assert still.status_code == 204 and "HX-Refresh" not in still
+    a_guest(game).post(f"/games/{game.pk}/seats/", {"code": code.group(1)})
+    assert guest_client.get(f"/games/{game.pk}/seats/", **poll)["HX-Refresh"] == "true"
+    reloaded = page(guest_client.get(f"/games/{game.pk}/seats/"))
+    assert "Red's seat moved to another phone" in reloaded and "I am Red</a>" not in reloaded
+    assert 'id="move-code"' not in reloaded and "This phone</span>" not in reloaded
+
+
 def test_a_code_stops_working_after_its_time(guest_client: Client, game: Game) -> None:
     claim(guest_client, game, RED)
     code = move_code(guest_client, game)
