@@ -98,6 +98,26 @@ def test_the_saved_card_goes_when_the_game_ends_and_a_stale_undo_says_why(live_s
     expect(phone.locator("#saved")).to_have_count(0)
 
 
+@pytest.mark.parametrize("control", ["Undo", "Edit"])
+def test_a_guests_stale_undo_or_edit_after_the_end_says_why_as_a_members_does(
+    live_server: Any, phone: Any, browser: Any, control: str
+) -> None:
+    game = a_table(phone, live_server.url, "ann", ("Ann", "Ben"))
+    guest = second_phone(browser, live_server.url, game)  # joined with the table code, no account
+    lake_to_save(guest, live_server.url, game)()
+    saved(guest, game, 0, "lake closed by Ann")
+    guest.route(re.compile(r"/live/"), lambda route: route.abort())  # its polls lost: the card stays, stale
+    game.refresh_from_db()
+    finish(game, game.revision)  # a member's phone ends the game
+    card = guest.locator("section#saved")
+    card.get_by_role("button" if control == "Undo" else "link", name=control, exact=True).click()
+    expect(guest).to_have_url(re.compile(rf"/games/{game.pk}/$"))
+    expect(guest.get_by_text("The game has ended: its events can no longer be changed.")).to_be_visible()
+    expect(guest.locator("#final")).to_be_visible()  # the game as it is: its final scores
+    assert Game.objects.get().events.count() == 1
+    guest.context.close()
+
+
 def test_the_saved_card_goes_live_once_another_phone_ends_the_game(live_server: Any, phone: Any) -> None:
     game = a_table(phone, live_server.url, "ann", ("Ann", "Ben"))
     lake_to_save(phone, live_server.url, game)()

@@ -32,7 +32,7 @@ from rules.components import MAX_OBJECTIVE_CARDS
 from rules.explanation import Message
 from rules.fields import members
 from scoring import states
-from scoring.access import game_for_player, okanagan_game
+from scoring.access import game_at_table, okanagan_game
 from scoring.http import HtmxHttpRequest, game_over, go, posted_whole, to_saved
 from scoring.kinds import KINDS
 from scoring.log import Events, StaleGame, append_event, change_log
@@ -58,7 +58,7 @@ class EventChanged(Exception):
 @require_http_methods(["GET", "POST"])
 def event_new(request: HtmxHttpRequest, game_id: int, kind: str) -> HttpResponse:
     """A new event of ``kind`` at the end of the log."""
-    game = okanagan_game(game_for_player(request, game_id))
+    game = okanagan_game(game_at_table(request, game_id))
     if not game.is_playing:
         return game_over(request, game.pk)
     if kind not in EVENT_KINDS or (kind in PROMO_EVENTS and not game.promos):
@@ -120,7 +120,7 @@ def _start(game: Game, kind: str, me: str, territory: str) -> Draft:
 @require_http_methods(["GET", "POST"])
 def event_edit(request: HtmxHttpRequest, game_id: int, index: int) -> HttpResponse:
     """Change event ``index``; saved only if it and every later event stay legal."""
-    game = okanagan_game(game_for_player(request, game_id))
+    game = okanagan_game(game_at_table(request, game_id))
     if not game.is_playing:
         return game_over(request, game.pk)
     row = game.events.filter(index=index).only("data").first()
