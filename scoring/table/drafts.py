@@ -232,27 +232,46 @@ def _entering(game: Game, phone: str) -> list[tuple[Entering, Draft]]:
     ]
 
 
-def rival(game: Game, phone: str, start: EventDraft) -> Entering | None:
-    """Another phone's entry of the same new event as ``start`` (the same territory, or the same promo tile or
-    correction for the same player), which this phone may continue: opening it asks first, rather than letting
-    two phones enter one territory. ``None`` when ``start`` names no territory or player yet."""
-    kind, event = start.kind, start.event
+def subject(kind: str, event: object) -> tuple[str, str] | None:
+    """What makes two new entries of ``kind`` entries of the same thing, as ``(key, value)`` of their events: the
+    territory (a forest and another forest), or the player (a promo tile, a correction for the same player);
+    ``None`` when ``event`` names none yet, or for secret kinds (objective cards: each player's own)."""
     key = "territory" if kind == EventType.TERRITORY else "player"
-    subject = event.get(key)
-    if not subject or kind in SECRET_KINDS:
-        return None
-    return next(
-        (
-            entry
-            for entry, stored in _entering(game, phone)
-            if entry.can_take
-            and entry.kind == kind
-            and entry.editing is None
-            and isinstance(stored.data.get("event"), dict)
-            and stored.data["event"].get(key) == subject
-        ),
-        None,
-    )
+    value = event.get(key) if isinstance(event, dict) else None
+    return (key, value) if isinstance(value, str) and value and kind not in SECRET_KINDS else None
+
+
+def _same_elsewhere(game: Game, phone: str, kind: str, event: object) -> list[Entering]:
+    """The other phones' new entries of the same thing as ``event`` (of ``kind``; see :func:`subject`)."""
+    same = subject(kind, event)
+    if same is None:
+        return []
+    key, value = same
+    return [
+        entry
+        for entry, stored in _entering(game, phone)
+        if entry.can_take
+        and entry.kind == kind
+        and entry.editing is None
+        and isinstance(stored.data.get("event"), dict)
+        and stored.data["event"].get(key) == value
+    ]
+
+
+def rival(game: Game, phone: str, start: EventDraft) -> Entering | None:
+    """Another phone's entry of the same new event as ``start`` (:func:`subject`), which this phone may continue:
+    opening it asks first, rather than letting two phones enter one territory. ``None`` when ``start`` names no
+    territory or player yet."""
+    return next(iter(_same_elsewhere(game, phone, start.kind, start.event)), None)
+
+
+def also_entering(game: Game, phone: str) -> list[Entering]:
+    """The other phones' new entries of the same thing as this phone's new entry (two phones opened the same
+    territory at once): its page says so live ("Lena is scoring a forest too")."""
+    stored = load(game, phone)
+    if stored is None or stored.editing is not None:
+        return []
+    return _same_elsewhere(game, phone, stored.kind, stored.data.get("event"))
 
 
 def busy(entering: list[Entering]) -> dict[str, Entering]:

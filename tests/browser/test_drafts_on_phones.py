@@ -152,8 +152,8 @@ def saved_first_on_another_phone(
     def saved(by_hand: bool = True) -> None:
         if by_hand:
             tap(phone, "Save")
-        expect(phone.get_by_role("alert")).to_contain_text("saved a moment ago, has this same board")
-        tap(phone, "Save")  # asked once
+        expect(phone.get_by_role("alert")).to_contain_text("saved by another phone a moment ago, has this same board")
+        tap(phone, "Save mine as well")  # asked once
         saved_on_the_game_page(phone, game, 2, "forest closed by Ann")
         expect(phone.locator("#game").get_by_text("Event 2: forest closed by Ann", exact=True)).to_be_visible()
         assert not refused, refused

@@ -14,7 +14,7 @@ from scoring.log import finish
 from scoring.models import Game
 
 from .test_drafts_on_phones import lake_to_save, second_phone
-from .test_play_on_a_phone import a_table, chip, saved, score_a_territory, tap
+from .test_play_on_a_phone import a_table, cell, chip, closer, saved, score_a_territory, take, tap
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -60,6 +60,60 @@ def test_a_second_phone_sees_who_enters_a_territory_is_asked_and_continues_it(
     assert box is not None and link is not None and box["x"] + box["width"] <= link["x"] + link["width"] + 1
     assert phone.evaluate("document.documentElement.scrollWidth") <= 390  # cut with an ellipsis, not wider
     other.context.close()
+
+
+def forest_opened(page: Any, base: str, game: Game) -> None:
+    """The forest's entry, opened from its link (as from the bottom bar) before the other phone tapped anything."""
+    page.goto(f"{base}/games/{game.pk}/events/new/territory/?territory=forest")
+    expect(page.locator("#wizard fieldset[data-stage=board]")).to_be_visible()
+
+
+def forest_to_ben_s_pick(page: Any, icons: dict[str, int]) -> None:
+    """On an opened forest: ``icons``, Ann's farm and Ben's silo, closed by Ann, Ben draws a gold nugget, Ann
+    takes 3 squares: up to Ben's pick."""
+    for label, count in icons.items():
+        chip(page, label, count)
+    cell(page, "Ann", "Farm")
+    cell(page, "Ben", "Silo")
+    closer(page, "Ann")
+    tap(page, "A gold nugget")
+    take(page, "green square", 3)
+    expect(page.locator("#wizard strong.collector")).to_have_text("Ben")
+
+
+def test_two_phones_that_open_one_forest_at_once_are_told_and_the_second_may_plainly_not_save(
+    live_server: Any, phone: Any, browser: Any
+) -> None:
+    game = a_table(phone, live_server.url, "ann", ("Ann", "Ben"))
+    claimed(phone, live_server.url, game, "Ann")
+    ben = second_phone(browser, live_server.url, game)
+    claimed(ben, live_server.url, game, "Ben")
+    forest_opened(phone, live_server.url, game)
+    forest_opened(ben, live_server.url, game)  # neither is asked: no entry exists yet
+    chip(phone, "green square", 3)
+    chip(ben, "green square", 3)
+    # As soon as both entries exist, each board says so, with no tap (its live part's next poll).
+    expect(phone.locator("#entry-live")).to_have_text("Ben is scoring a forest too.")
+    expect(ben.locator("#entry-live")).to_have_text("Ann is scoring a forest too.")
+    assert ben.evaluate("document.documentElement.scrollWidth") <= 390
+
+    forest_to_ben_s_pick(phone, {"green circle": 1, "green hexagon": 1})
+    phone.get_by_role("button", name="take 1 token: green circle", exact=True).click()
+    saved(phone, game, 0, "forest closed by Ann")
+    expect(ben.locator("#entry-live")).to_have_text("")  # Ann's entry is over
+
+    forest_to_ben_s_pick(ben, {"green circle": 2, "green hexagon": 1})  # one icon more: not the same board
+    ben.get_by_role("button", name="take 1 token: green circle", exact=True).click()
+    question = ben.get_by_role("alert")
+    expect(question).to_contain_text("Event 0 (Forest, closed by Ann) was saved by Ann while you were entering yours.")
+    keep, drop = ben.get_by_role("button", name="Save mine as well"), ben.get_by_role("button", name="Don't save mine")
+    keep_box, drop_box = keep.bounding_box(), drop.bounding_box()
+    assert keep_box is not None and drop_box is not None and drop_box["height"] == keep_box["height"] >= 44
+    drop.click()
+    expect(ben).to_have_url(re.compile(rf"/games/{game.pk}/$"))
+    expect(ben.locator("#game").get_by_text("Event 0: forest closed by Ann", exact=True)).to_be_visible()
+    assert Game.objects.get().events.count() == 1
+    ben.context.close()
 
 
 def test_a_second_phone_asked_may_start_another_territory_of_that_kind(

@@ -40,6 +40,7 @@ from scoring.models import SEAT_MOVED, Game
 from scoring.models import Draft as StoredDraft
 from scoring.phones import known_phone, my_seat, phone_id
 from scoring.table import drafts, twins
+from scoring.table.board import live_part
 from scoring.table.entry import EVENT_KINDS, BadOp, Draft, Screen, analyse, count_from_holdings, tap
 from scoring.wording import error_text
 
@@ -178,7 +179,7 @@ def _entry(request: HtmxHttpRequest, game: Game, start: Draft, editing: int | No
         saving = _completes(screen, op, editing)
     else:
         saving = op == "save" and not stale
-    twin: int | None = None
+    twin: twins.Twin | None = None
     if saving:
         if screen.stage != "confirm":  # "Save" on the last step is that step done, then saved
             screen = tap(screen, f"done:{screen.stage}", form, state, index)
@@ -186,7 +187,7 @@ def _entry(request: HtmxHttpRequest, game: Game, start: Draft, editing: int | No
         if isinstance(saved, HttpResponse):
             return saved
         if isinstance(saved, TwinAsked):
-            screen, twin = saved.screen, saved.index
+            screen, twin = saved.screen, saved.twin
         else:
             screen, changed = saved, saved.repaired
     if request.method == "POST" and not damaged:
@@ -222,11 +223,12 @@ def _completes(screen: Screen, op: str, editing: int | None) -> bool:
 
 @dataclass(frozen=True)
 class TwinAsked:
-    """A new event that repeats one saved a moment before (:mod:`scoring.table.twins`): the phone is asked first."""
+    """A new event that may repeat one saved a moment before (:mod:`scoring.table.twins`): the phone is asked
+    first."""
 
     screen: Screen
-    index: int
-    """The event it repeats: a save that posts it back (``twin``) was asked, and counts."""
+    twin: twins.Twin
+    """The event it may repeat: a save that posts its index back (``twin``) was asked, and counts."""
 
 
 def _page(
@@ -236,10 +238,10 @@ def _page(
     editing: int | None,
     mine: StoredDraft | None,
     notices: list[str],
-    twin: int | None = None,
+    twin: twins.Twin | None = None,
 ) -> HttpResponse:
     """The entry page, or its wizard for htmx; 422 when it shows an error (or asks about a ``twin``)."""
-    context = {
+    context: dict[str, object] = {
         "game": game,
         "me": my_seat(request, game),
         "can_enter": True,
@@ -255,8 +257,18 @@ def _page(
         "buildings": list(Building),
         "card_kinds": list(ObjectiveKind),
     }
+    if not request.htmx and editing is None:  # a tap's answer is the wizard: the live part stays as it is
+        context |= entry_live(request, game)
     template = "table/entry.html#wizard" if request.htmx else "table/entry.html"
-    return render(request, template, context, status=422 if screen.error else 200)
+    return render(request, template, context, status=422 if screen.error or twin else 200)
+
+
+def entry_live(request: HtmxHttpRequest, game: Game) -> dict[str, object]:
+    """What the live part of a new entry's page shows, polled as the game page's is: the other phones entering the
+    same thing as this one ("Lena is scoring a forest too"), as soon as both entries exist."""
+    me = my_seat(request, game)
+    also = drafts.also_entering(game, known_phone(request))
+    return {"game": game, "me": me, "also": also, **live_part(game, spectator=False, me=me, entry=True)}
 
 
 def _state_before(game: Game, editing: int | None) -> tuple[GameState, int]:
@@ -281,24 +293,28 @@ def _save(
     event gave this phone's player new objective cards, to their cards); else the screen with the reason.
 
     The draft was checked against the game as it is now: if another phone saves first, it is checked again
-    and saved if it still holds, with no more taps. A new event that repeats one saved a moment before (two
-    phones entered it) is asked about first, once: it is saved when the phone posts back the event it repeats
-    (``confirmed``). The check reads the log at the revision the save claims, so no save slips in between.
+    and saved if it still holds, with no more taps. A new event that may repeat one saved a moment before, or
+    the same territory saved by another phone while this entry was open (two phones entered it), is asked about
+    first, once: it is saved when the phone posts back the event it may repeat (``confirmed``); the phone's seat
+    is kept as who saved it, for the other phone's question. The check reads the log at the revision the save
+    claims, so no save slips in between.
     """
     by = _entered_for(request, game, screen.event) or _seat_moved(game, screen.event, mine)
     mark = ((-1 if editing is None else editing), by) if by else None
+    me = my_seat(request, game)
+    since = mine.started if mine is not None else None
     for _try in range(SAVE_TRIES):
         if screen.stage != "confirm" or screen.error:
             screen.error = screen.error or _("Finish the steps above first.")
             return screen
-        twin = twins.to_ask(game, screen.event, editing=editing, confirmed=confirmed)
+        twin = twins.to_ask(game, screen.event, editing=editing, confirmed=confirmed, since=since)
         if twin is not None:
-            screen.error = twin.question
-            return TwinAsked(screen, twin.index)
+            return TwinAsked(screen, twin)
         try:
             with transaction.atomic():
                 if editing is None:
-                    append_event(game, game.revision, _as_made(screen.draft.event), entered_for=by)
+                    saved_by = me.name if me is not None else ""
+                    append_event(game, game.revision, _as_made(screen.draft.event), entered_for=by, saved_by=saved_by)
                 else:
                     change_log(game, game.revision, _change(screen.draft, editing), entered_for=mark)
                 if mine is not None:
