@@ -253,8 +253,7 @@ def _same_elsewhere(game: Game, phone: str, kind: str, event: object) -> list[En
         if entry.can_take
         and entry.kind == kind
         and entry.editing is None
-        and isinstance(stored.data.get("event"), dict)
-        and stored.data["event"].get(key) == value
+        and _event_of(stored).get(key) == value
     ]
 
 
@@ -271,7 +270,7 @@ def also_entering(game: Game, phone: str) -> list[Entering]:
     stored = load(game, phone)
     if stored is None or stored.editing is not None:
         return []
-    return _same_elsewhere(game, phone, stored.kind, stored.data.get("event"))
+    return _same_elsewhere(game, phone, stored.kind, _event_of(stored))
 
 
 def busy(entering: list[Entering]) -> dict[str, Entering]:
@@ -290,9 +289,14 @@ def entry_url(stored: Draft) -> str:
     return f"{url}?show=1" if stored.kind in SECRET_KINDS else url
 
 
-def _territory(stored: Draft) -> str:
+def _event_of(stored: Draft) -> dict[str, object]:
+    """The event of ``stored``'s draft so far, or ``{}`` (a draft kept by code of another version)."""
     event = stored.data.get("event") if isinstance(stored.data, dict) else None
-    territory = event.get("territory", "") if isinstance(event, dict) else ""
+    return event if isinstance(event, dict) else {}
+
+
+def _territory(stored: Draft) -> str:
+    territory = _event_of(stored).get("territory", "")
     return territory if isinstance(territory, str) else ""
 
 
