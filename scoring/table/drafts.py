@@ -2,8 +2,9 @@
 
 The page carries its draft (:class:`scoring.table.entry.Draft`) signed, and posts it back with each tap: a draft
 comes back only as the server made it, for this entry on this phone (:func:`signed`, :func:`posted`); a
-changed, made-up or misplaced one is refused as a damaged form. The server keeps a copy, so that a reload,
-Back, a locked screen or another phone picks an entry up where it was. A draft is dropped when it is saved
+changed, made-up or misplaced one is refused as a damaged form, and an older one than the draft kept is not
+taken (:func:`is_latest`). The server keeps a copy, so that a reload, Back, a locked screen or another phone
+picks an entry up where it was. A draft is dropped when it is saved
 (in the save's transaction), cancelled, or the game ends; one left for :data:`KEPT_FOR` is ignored, and
 replaced or deleted the next time a draft of that game starts.
 
@@ -14,6 +15,7 @@ the fragment they poll. The taps in between change nothing they show, and count 
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from datetime import timedelta
 
@@ -136,6 +138,20 @@ def posted(token: str, game: Game, kind: str, editing: int | None, phone: str) -
     return EventDraft.from_data(data)
 
 
+def is_latest(draft: EventDraft, stored: Draft) -> bool:
+    """Whether ``draft`` is the draft kept as ``stored``: a page posts back the draft of the server's last answer
+    for its entry. A signature says who made a draft, not which one is the last: an older page of the entry (a
+    tap whose answer was lost on the way, a 500 or a 502, then another tap sent from the page as it was; a second
+    tab) posts an older draft, whose taps would undo the later ones, and whose Save would store less than the
+    phone made."""
+    return _as_stored(draft.to_data()) == _as_stored(stored.data)
+
+
+def _as_stored(data: object) -> object:
+    """``data`` as the database gives it back (JSON: lists, not tuples)."""
+    return json.loads(json.dumps(data))
+
+
 def _entry_salt(game: Game, kind: str, editing: int | None, phone: str) -> str:
     """What a page's draft is signed for. Saved at another game, as another kind or in place of another
     event, a draft would change what it was not made for; continued on another phone, it would move an entry
@@ -250,10 +266,7 @@ def _same_elsewhere(game: Game, phone: str, kind: str, event: object) -> list[En
     return [
         entry
         for entry, stored in _entering(game, phone)
-        if entry.can_take
-        and entry.kind == kind
-        and entry.editing is None
-        and _event_of(stored).get(key) == value
+        if entry.can_take and entry.kind == kind and entry.editing is None and _event_of(stored).get(key) == value
     ]
 
 

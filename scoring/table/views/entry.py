@@ -167,6 +167,9 @@ def _entry(request: HtmxHttpRequest, game: Game, start: Draft, editing: int | No
         except BadOp as error:
             damaged, op = str(error), ""  # nothing from a damaged form is done; the kept draft stays
     state, index = _state_before(game, editing)
+    if damaged and kept is None:  # nothing this phone made can be trusted: the page offers only "Start again"
+        return _page(request, game, analyse(start, state, index), editing, mine, [], restart=damaged)
+    older = request.method == "POST" and not damaged and _older(draft, mine, kept, state, index)
     screen = analyse(draft, state, index)
     stale = screen.repaired  # a step no longer holds: show it before doing any tap
     changed = stale and seen != game.revision
@@ -179,10 +182,18 @@ def _entry(request: HtmxHttpRequest, game: Game, start: Draft, editing: int | No
         saving = _completes(screen, op, editing)
     else:
         saving = op == "save" and not stale
+    if saving and screen.stage != "confirm":  # "Save" on the last step is that step done, then saved
+        screen = tap(screen, f"done:{screen.stage}", form, state, index)
+    if older and mine is not None and kept is not None and not drafts.is_latest(screen.draft, mine):
+        # Not the tap that made the kept draft, sent again: nothing is done, the entry is shown as kept.
+        screen = analyse(kept, state, index)
+        screen.error = _(
+            "Your entry went on after this page was shown (an answer was lost on the way): here it is as kept. "
+            "Check it, then tap again."
+        )
+        return _page(request, game, screen, editing, mine, [])
     twin: twins.Twin | None = None
     if saving:
-        if screen.stage != "confirm":  # "Save" on the last step is that step done, then saved
-            screen = tap(screen, f"done:{screen.stage}", form, state, index)
         saved = _save(request, game, screen, editing, mine, index, posted_whole(request.POST.get("twin", "")))
         if isinstance(saved, HttpResponse):
             return saved
@@ -196,6 +207,16 @@ def _entry(request: HtmxHttpRequest, game: Game, start: Draft, editing: int | No
         notices.append(_("The game changed on another phone: check this step against the new state, then save."))
     screen.error = damaged or screen.error
     return _page(request, game, screen, editing, mine, notices, twin)
+
+
+def _older(draft: Draft, mine: StoredDraft | None, kept: Draft | None, state: GameState, index: int) -> bool:
+    """Whether the posted ``draft`` is older than this phone's entry as kept (:func:`drafts.is_latest`): neither the
+    kept draft nor the one its page shows (checked against the game as it is, a step that no longer holds
+    repaired)."""
+    if mine is None or kept is None or drafts.is_latest(draft, mine):
+        return False
+    shown = analyse(kept, state, index).draft
+    return shown.to_data() != draft.to_data()
 
 
 def _own_cards_again(draft: Draft, me: str, state: GameState) -> bool:
@@ -239,8 +260,11 @@ def _page(
     mine: StoredDraft | None,
     notices: list[str],
     twin: twins.Twin | None = None,
+    *,
+    restart: str = "",
 ) -> HttpResponse:
-    """The entry page, or its wizard for htmx; 422 when it shows an error (or asks about a ``twin``)."""
+    """The entry page, or its wizard for htmx; 422 when it shows an error (or asks about a ``twin``). ``restart``:
+    why the page offers only "Start again" (a damaged form, with nothing kept to show)."""
     context: dict[str, object] = {
         "game": game,
         "me": my_seat(request, game),
@@ -253,6 +277,8 @@ def _page(
         "draft_id": "" if mine is None else mine.pk,
         "notices": notices,
         "twin": twin,
+        "restart": restart,
+        "rows": [] if restart else screen.rows,  # the steps shown: none when the page offers only "Start again"
         "territories": list(Territory),
         "buildings": list(Building),
         "card_kinds": list(ObjectiveKind),
@@ -260,7 +286,7 @@ def _page(
     if not request.htmx and editing is None:  # a tap's answer is the wizard: the live part stays as it is
         context |= entry_live(request, game)
     template = "table/entry.html#wizard" if request.htmx else "table/entry.html"
-    return render(request, template, context, status=422 if screen.error or twin else 200)
+    return render(request, template, context, status=422 if screen.error or twin or restart else 200)
 
 
 def entry_live(request: HtmxHttpRequest, game: Game) -> dict[str, object]:
