@@ -57,6 +57,12 @@ def forest_up_to_ben_s_pick(
     tapped on the board); Ann takes the 3 squares: up to Ben's pick, which he makes between kinds. The last
     tap, to call: Ben takes a circle, which saves the forest."""
     forest_begun(page, base, game, icons, asked=asked)
+    return up_to_ben_s_pick(page)
+
+
+def up_to_ben_s_pick(page: Any) -> Callable[[], None]:
+    """On a forest with Ann's farm: Ben's silo, closed by Ann, Ben draws a gold nugget, Ann takes the 3 squares: up
+    to Ben's pick. The last tap, to call: Ben takes a circle, which saves the forest."""
     cell(page, "Ben", "Silo")
     closer(page, "Ann")
     tap(page, "A gold nugget")

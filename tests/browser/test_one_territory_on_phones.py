@@ -13,8 +13,8 @@ from playwright.sync_api import expect
 from scoring.log import finish
 from scoring.models import Game
 
-from .test_drafts_on_phones import lake_to_save, second_phone
-from .test_play_on_a_phone import a_table, cell, chip, closer, saved, score_a_territory, take, tap
+from .test_drafts_on_phones import lake_to_save, second_phone, up_to_ben_s_pick
+from .test_play_on_a_phone import a_table, cell, chip, saved, score_a_territory, tap
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -33,13 +33,19 @@ def claimed(page: Any, base: str, game: Game, name: str) -> None:
     expect(page.get_by_role("button", name=f"I am {name}", exact=True)).to_have_count(0)
 
 
+def two_phones(base: str, phone: Any, browser: Any, players: tuple[str, str]) -> tuple[Game, Any]:
+    """A game of ``players``: ``phone`` (its group's owner) is the first, another phone (a guest) the second."""
+    game = a_table(phone, base, players[0].lower(), players)
+    claimed(phone, base, game, players[0])
+    other = second_phone(browser, base, game)
+    claimed(other, base, game, players[1])
+    return game, other
+
+
 def test_a_second_phone_sees_who_enters_a_territory_is_asked_and_continues_it(
     live_server: Any, phone: Any, browser: Any
 ) -> None:
-    game = a_table(phone, live_server.url, "lena", ("Lena", "Alexandrina-Josephine"))
-    claimed(phone, live_server.url, game, "Lena")
-    other = second_phone(browser, live_server.url, game)
-    claimed(other, live_server.url, game, "Alexandrina-Josephine")
+    game, other = two_phones(live_server.url, phone, browser, ("Lena", "Alexandrina-Josephine"))
     score_a_territory(phone, "Field")
     chip(phone, "yellow square", 2)
 
@@ -68,26 +74,18 @@ def forest_opened(page: Any, base: str, game: Game) -> None:
     expect(page.locator("#wizard fieldset[data-stage=board]")).to_be_visible()
 
 
-def forest_to_ben_s_pick(page: Any, icons: dict[str, int]) -> None:
-    """On an opened forest: ``icons``, Ann's farm and Ben's silo, closed by Ann, Ben draws a gold nugget, Ann
-    takes 3 squares: up to Ben's pick."""
+def forest_to_save(page: Any, icons: dict[str, int]) -> None:
+    """On an opened forest: ``icons`` and Ann's farm, then up to Ben's pick, which saves it."""
     for label, count in icons.items():
         chip(page, label, count)
     cell(page, "Ann", "Farm")
-    cell(page, "Ben", "Silo")
-    closer(page, "Ann")
-    tap(page, "A gold nugget")
-    take(page, "green square", 3)
-    expect(page.locator("#wizard strong.collector")).to_have_text("Ben")
+    up_to_ben_s_pick(page)()
 
 
 def test_two_phones_that_open_one_forest_at_once_are_told_and_the_second_may_plainly_not_save(
     live_server: Any, phone: Any, browser: Any
 ) -> None:
-    game = a_table(phone, live_server.url, "ann", ("Ann", "Ben"))
-    claimed(phone, live_server.url, game, "Ann")
-    ben = second_phone(browser, live_server.url, game)
-    claimed(ben, live_server.url, game, "Ben")
+    game, ben = two_phones(live_server.url, phone, browser, ("Ann", "Ben"))
     forest_opened(phone, live_server.url, game)
     forest_opened(ben, live_server.url, game)  # neither is asked: no entry exists yet
     chip(phone, "green square", 3)
@@ -97,13 +95,11 @@ def test_two_phones_that_open_one_forest_at_once_are_told_and_the_second_may_pla
     expect(ben.locator("#entry-live")).to_have_text("Ann is scoring a forest too.")
     assert ben.evaluate("document.documentElement.scrollWidth") <= 390
 
-    forest_to_ben_s_pick(phone, {"green circle": 1, "green hexagon": 1})
-    phone.get_by_role("button", name="take 1 token: green circle", exact=True).click()
+    forest_to_save(phone, {"green circle": 1, "green hexagon": 1})
     saved(phone, game, 0, "forest closed by Ann")
     expect(ben.locator("#entry-live")).to_have_text("")  # Ann's entry is over
 
-    forest_to_ben_s_pick(ben, {"green circle": 2, "green hexagon": 1})  # one icon more: not the same board
-    ben.get_by_role("button", name="take 1 token: green circle", exact=True).click()
+    forest_to_save(ben, {"green circle": 2, "green hexagon": 1})  # one icon more: not the same board
     question = ben.get_by_role("alert")
     expect(question).to_contain_text("Event 0 (Forest, closed by Ann) was saved by Ann while you were entering yours.")
     keep, drop = ben.get_by_role("button", name="Save mine as well"), ben.get_by_role("button", name="Don't save mine")
