@@ -3,7 +3,8 @@
 - A group's members (its owner among them) see and edit its games.
 - A table guest, who joined a game with its table code, follows and enters data for that one game
   while it is in progress and its code is unchanged, and keeps read access to its result once it ends
-  (until a new code: a member's, or the game reopened). The codes live in the session.
+  (until a new code: a member's, or the game reopened). The codes live in the session. A control left on a
+  guest's phone once the game ended (Undo, Edit, an entry) is told so, as a member's is (:func:`game_at_table`).
 - A spectator link shows a game read-only.
 - A finished game is logged in BG Stats (the card on its page, its ``.bgsplay`` file) by whoever may read its
   page: :func:`may_log_play`. The spectator link, public, shows neither.
@@ -98,6 +99,16 @@ def game_for_player(request: HttpRequest, game_id: int) -> Game:
     """The game, if the user may follow it and enter data: a member, or a guest at its table."""
     game = get_object_or_404(Game.objects.select_related("group"), pk=game_id)
     if is_member(request, game) or is_table_guest(request, game):
+        return game
+    raise Http404
+
+
+def game_at_table(request: HttpRequest, game_id: int) -> Game:
+    """The game, if the user may enter data at it, or could until it ended: a member, or a guest who joined it
+    with its current code. For the controls a phone keeps (Undo, Edit, an entry, a save): the view says that the
+    game has ended (``scoring.http.game_over``), for a guest as for a member, rather than a 404."""
+    game = get_object_or_404(Game.objects.select_related("group"), pk=game_id)
+    if is_member(request, game) or has_joined(request, game):
         return game
     raise Http404
 

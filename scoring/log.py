@@ -46,11 +46,17 @@ def _claim(game: Game, revision: int) -> None:
 
 
 def append_event(
-    game: Game, revision: int, make: Callable[[GameState], dict[str, Any]], *, entered_for: str = ""
+    game: Game,
+    revision: int,
+    make: Callable[[GameState], dict[str, Any]],
+    *,
+    entered_for: str = "",
+    saved_by: str = "",
 ) -> int:
     """Add the event that ``make`` makes from the game's state at ``revision`` (often an event made before,
     whatever the state) to the end of the log, applying it to the stored state: its cost does not grow with the
-    log. ``entered_for`` marks objective cards entered on another player's phone. Returns the event's index.
+    log. ``entered_for`` marks objective cards entered on another player's phone; ``saved_by`` is the seat of the
+    phone that saved it (``Event.saved_by``). Returns the event's index.
     Raises ``RecordError`` (the log is left as it was) or :class:`StaleGame`; ``RecordError`` too when the log
     already holds as many events as a record may (its backup could not be restored)."""
     with transaction.atomic():
@@ -63,6 +69,7 @@ def append_event(
             index=now.count,
             data=after.outcome.event.to_json(),  # as the rules read it
             entered_for=entered_for,
+            saved_by=saved_by,
         )
         states.store([event], [after])
         if not game.is_playing:
@@ -77,7 +84,8 @@ def change_log(
     from the first one changed on, from the state stored before it.
 
     ``entered_for`` marks the changed event at that index of the new log (-1: the last) as entered by
-    someone else than its player (objective cards, "enter for Ann"); other events keep their marks.
+    someone else than its player (objective cards, "enter for Ann"); other events keep their marks, who saved
+    them and when.
     Raises ``RecordError`` (the log is left as it was) or :class:`StaleGame`.
     """
     with transaction.atomic():
@@ -93,13 +101,20 @@ def change_log(
         start = states.state_before(game, first_change)
         afters = states.apply_from(game, start, new[first_change:], first_change)
         new = old[:first_change] + [after.outcome.event.to_json() for after in afters]  # as the rules read them
-        marks = _kept_marks([row.entered_for for row in rows], old, new)
+        kept = _kept_marks(rows, old, new)
+        marks = {index: row.entered_for for index, row in kept.items()}
         if entered_for is not None:
             at, by = entered_for
             marks[at if at >= 0 else len(new) - 1] = by
         game.events.filter(index__gte=first_change).delete()
         rows = Event.objects.bulk_create(
-            Event(game=game, index=index, data=new[index], entered_for=marks.get(index, ""))
+            Event(
+                game=game,
+                index=index,
+                data=new[index],
+                entered_for=marks.get(index, ""),
+                **({"saved_by": kept[index].saved_by, "created": kept[index].created} if index in kept else {}),
+            )
             for index in range(first_change, len(new))
         )
         states.store(rows, afters)
@@ -110,10 +125,10 @@ def change_log(
     return result
 
 
-def _kept_marks(marks: list[str], old: Events, new: Events) -> dict[int, str]:
-    """Each unchanged event's mark, at its index in ``new``: the events before the change keep their
+def _kept_marks[T](marks: list[T], old: Events, new: Events) -> dict[int, T]:
+    """Each unchanged event's mark (its row), at its index in ``new``: the events before the change keep their
     place, and those after it keep theirs counted from the end (an event deleted or inserted shifts them)."""
-    kept: dict[int, str] = {}
+    kept: dict[int, T] = {}
     for index, (a, b) in enumerate(zip(old, new, strict=False)):
         if a != b:
             break

@@ -252,11 +252,17 @@ class Event(models.Model):
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="events")
     index = models.PositiveIntegerField()
     data = models.JSONField()
-    created = models.DateTimeField(auto_now_add=True)
+    created = models.DateTimeField(default=timezone.now)
+    """When it was saved; kept when an earlier event is changed or undone (:func:`scoring.log.change_log` writes the
+    later events again)."""
     entered_for = models.CharField(max_length=NAME_LENGTH, blank=True, default="")
     """For objective cards entered on another player's phone: who entered them ("enter for Ann"), shown
     in the log ("-": a phone that is nobody; :data:`SEAT_MOVED`: their own phone, while their seat changed
     phones); empty when the player entered their own."""
+    saved_by = models.CharField(max_length=NAME_LENGTH, blank=True, default="")
+    """The seat of the phone that saved this event from an entry, or empty (a phone that is nobody at the table,
+    a one-tap event, an import): a phone about to save the same territory is told who saved it
+    (:mod:`scoring.table.twins`)."""
 
     class Meta:
         ordering = ["index"]

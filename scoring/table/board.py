@@ -215,18 +215,29 @@ def round_not_played_yet(now: states.Current) -> bool:
     return now.count <= len(now.recent)
 
 
-def live_part(game: Game, *, spectator: bool, log_from: int | None = None, me: Seat | None = None) -> dict[str, object]:
-    """What the polled live part of a game page or spectator page needs: its URL (with the page of the log the
-    reader is on, and for the phone at seat ``me`` what says that it is still here), how often, its version."""
+def live_part(
+    game: Game, *, spectator: bool, log_from: int | None = None, me: Seat | None = None, entry: bool = False
+) -> dict[str, object]:
+    """What the polled live part of a game page, spectator page or entry page (``entry``) needs: its URL (with the
+    page of the log the reader is on, and for the phone at seat ``me`` what says that it is still here), how
+    often, its version."""
     return {
         "live_url": reverse("live", args=[game.spectator_token])
-        + ("?view=watch" if spectator else "?view=game")
+        + ("?view=watch" if spectator else "?view=entry" if entry else "?view=game")
         + (f"&log={log_from}" if log_from is not None else "")
         + (f"&here={here_token(me)}" if me is not None and game.is_playing else ""),
         "poll_every": poll_every(playing=game.is_playing),
         "etag": live_etag(game.pk, game.revision, game.activity, log_from=log_from),
         "revision": game.revision,
     }
+
+
+def entry_live(request: HttpRequest, game: Game) -> dict[str, object]:
+    """What the live part of a new entry's page shows, polled as the game page's is: the other phones entering the
+    same thing as this one ("Lena is scoring a forest too"), as soon as both entries exist."""
+    me = my_seat(request, game)
+    also = drafts.also_entering(game, known_phone(request))
+    return {"game": game, "me": me, "also": also, **live_part(game, spectator=False, me=me, entry=True)}
 
 
 def option_lines(options: Options) -> list[str]:

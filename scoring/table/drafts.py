@@ -2,8 +2,9 @@
 
 The page carries its draft (:class:`scoring.table.entry.Draft`) signed, and posts it back with each tap: a draft
 comes back only as the server made it, for this entry on this phone (:func:`signed`, :func:`posted`); a
-changed, made-up or misplaced one is refused as a damaged form. The server keeps a copy, so that a reload,
-Back, a locked screen or another phone picks an entry up where it was. A draft is dropped when it is saved
+changed, made-up or misplaced one is refused as a damaged form, and an older one than the draft kept is not
+taken (:func:`is_latest`). The server keeps a copy, so that a reload, Back, a locked screen or another phone
+picks an entry up where it was. A draft is dropped when it is saved
 (in the save's transaction), cancelled, or the game ends; one left for :data:`KEPT_FOR` is ignored, and
 replaced or deleted the next time a draft of that game starts.
 
@@ -19,6 +20,7 @@ the fragment they poll. The taps in between change nothing they show, and count 
 
 from __future__ import annotations
 
+import json
 import re
 import secrets
 from dataclasses import dataclass
@@ -154,6 +156,20 @@ def posted(token: str, game: Game, kind: str, editing: int | None, phone: str) -
     return EventDraft.from_data(data)
 
 
+def is_latest(draft: EventDraft, stored: Draft) -> bool:
+    """Whether ``draft`` is the draft kept as ``stored``: a page posts back the draft of the server's last answer
+    for its entry. A signature says who made a draft, not which one is the last: an older page of the entry (a
+    tap whose answer was lost on the way, a 500 or a 502, then another tap sent from the page as it was; a second
+    tab) posts an older draft, whose taps would undo the later ones, and whose Save would store less than the
+    phone made."""
+    return _as_stored(draft.to_data()) == _as_stored(stored.data)
+
+
+def _as_stored(data: object) -> object:
+    """``data`` as the database gives it back (JSON: lists, not tuples)."""
+    return json.loads(json.dumps(data))
+
+
 def _entry_salt(game: Game, kind: str, editing: int | None, phone: str) -> str:
     """What a page's draft is signed for. Saved at another game, as another kind or in place of another
     event, a draft would change what it was not made for; continued on another phone, it would move an entry
@@ -285,27 +301,42 @@ def _entering(game: Game, phone: str) -> list[tuple[Entering, Draft]]:
     ]
 
 
-def rival(game: Game, phone: str, start: EventDraft) -> Entering | None:
-    """Another phone's entry of the same new event as ``start`` (the same territory, or the same promo tile or
-    correction for the same player), which this phone may continue: opening it asks first, rather than letting
-    two phones enter one territory. ``None`` when ``start`` names no territory or player yet."""
-    kind, event = start.kind, start.event
+def subject(kind: str, event: object) -> tuple[str, str] | None:
+    """What makes two new entries of ``kind`` entries of the same thing, as ``(key, value)`` of their events: the
+    territory (a forest and another forest), or the player (a promo tile, a correction for the same player);
+    ``None`` when ``event`` names none yet, or for secret kinds (objective cards: each player's own)."""
     key = "territory" if kind == EventType.TERRITORY else "player"
-    subject = event.get(key)
-    if not subject or kind in SECRET_KINDS:
-        return None
-    return next(
-        (
-            entry
-            for entry, stored in _entering(game, phone)
-            if entry.can_take
-            and entry.kind == kind
-            and entry.editing is None
-            and isinstance(stored.data.get("event"), dict)
-            and stored.data["event"].get(key) == subject
-        ),
-        None,
-    )
+    value = event.get(key) if isinstance(event, dict) else None
+    return (key, value) if isinstance(value, str) and value and kind not in SECRET_KINDS else None
+
+
+def _same_elsewhere(game: Game, phone: str, kind: str, event: object) -> list[Entering]:
+    """The other phones' new entries of the same thing as ``event`` (of ``kind``; see :func:`subject`)."""
+    same = subject(kind, event)
+    if same is None:
+        return []
+    key, value = same
+    return [
+        entry
+        for entry, stored in _entering(game, phone)
+        if entry.can_take and entry.kind == kind and entry.editing is None and _event_of(stored).get(key) == value
+    ]
+
+
+def rival(game: Game, phone: str, start: EventDraft) -> Entering | None:
+    """Another phone's entry of the same new event as ``start`` (:func:`subject`), which this phone may continue:
+    opening it asks first, rather than letting two phones enter one territory. ``None`` when ``start`` names no
+    territory or player yet."""
+    return next(iter(_same_elsewhere(game, phone, start.kind, start.event)), None)
+
+
+def also_entering(game: Game, phone: str) -> list[Entering]:
+    """The other phones' new entries of the same thing as this phone's new entry (two phones opened the same
+    territory at once): its page says so live ("Lena is scoring a forest too")."""
+    stored = load(game, phone)
+    if stored is None or stored.editing is not None:
+        return []
+    return _same_elsewhere(game, phone, stored.kind, _event_of(stored))
 
 
 def busy(entering: list[Entering]) -> dict[str, Entering]:
@@ -324,9 +355,14 @@ def entry_url(stored: Draft) -> str:
     return f"{url}?show=1" if stored.kind in SECRET_KINDS else url
 
 
-def _territory(stored: Draft) -> str:
+def _event_of(stored: Draft) -> dict[str, object]:
+    """The event of ``stored``'s draft so far, or ``{}`` (a draft kept by code of another version)."""
     event = stored.data.get("event") if isinstance(stored.data, dict) else None
-    territory = event.get("territory", "") if isinstance(event, dict) else ""
+    return event if isinstance(event, dict) else {}
+
+
+def _territory(stored: Draft) -> str:
+    territory = _event_of(stored).get("territory", "")
     return territory if isinstance(territory, str) else ""
 
 

@@ -1,17 +1,23 @@
-"""A save that repeats an event saved a moment before: two phones that entered one territory at once.
+"""A save that may repeat an event saved a moment before: two phones that entered one territory at once.
 
 The game allows two territories of one kind closed by one player with the same icons and buildings, so a twin
-is not refused: it is asked about once before it counts (:func:`to_ask`). A twin is the log's last
-event, or one of its last :data:`LOOKED_BACK` events saved less than :data:`RECENT` ago (the other phone may
-have saved, and a third phone another event, since), that is the same as the new one: for a territory, the
-same territory closed by the same player with the same icons and buildings (the picks, order and special
-action follow from them, or differ by a tap); for a promo tile or a correction, the same event.
+is not refused: it is asked about once before it counts (:func:`to_ask`), naming who saved the other one, and
+the phone may as plainly not save its own. Two kinds of twins:
+
+- the same board: the log's last event, or one of its last :data:`LOOKED_BACK` events saved less than
+  :data:`RECENT` ago (the other phone may have saved, and a third phone another event, since), that is the same
+  as the new one: for a territory, the same territory closed by the same player with the same icons and
+  buildings (the picks, order and special action follow from them, or differ by a tap); for a promo tile or a
+  correction, the same event;
+- the same thing (:func:`scoring.table.drafts.subject`: the same territory, forest or lake…, or a promo tile or
+  correction for the same player) saved by another phone while this entry was open, whatever its board: the two
+  phones most likely entered one territory, one icon apart.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.utils import timezone
@@ -19,7 +25,8 @@ from django.utils.translation import gettext as _
 
 from rules import EventType, RulesError, Territory, parse_event
 from scoring.kinds import KINDS
-from scoring.models import Game
+from scoring.models import Event, Game
+from scoring.table.drafts import subject
 from scoring.wording import TERRITORY_NAMES
 
 LOOKED_BACK = 5
@@ -30,11 +37,11 @@ SAME_BOARD = ("type", "territory", "closed_by", "rewards", "buildings")
 
 @dataclass(frozen=True)
 class Twin:
-    """An event of the log that a new event repeats."""
+    """An event of the log that a new event may repeat."""
 
     index: int
     question: str
-    """What the phone is asked before its save counts, in the reader's language."""
+    """What the phone is asked before its save counts, in the reader's language, naming who saved the other."""
 
 
 def _compared(event: dict[str, Any]) -> dict[str, Any]:
@@ -43,37 +50,74 @@ def _compared(event: dict[str, Any]) -> dict[str, Any]:
     return event
 
 
-def to_ask(game: Game, event: dict[str, Any], *, editing: int | None, confirmed: int) -> Twin | None:
-    """The event of ``game`` that saving ``event`` would repeat, which the phone is asked about before the save
+def to_ask(
+    game: Game, event: dict[str, Any], *, editing: int | None, confirmed: int, since: datetime | None
+) -> Twin | None:
+    """The event of ``game`` that saving ``event`` may repeat, which the phone is asked about before the save
     counts; ``None`` when there is none, for an edit of the past (it replaces an event: nothing counts twice),
-    and once the phone posted back the event it repeats (``confirmed``: it was asked, and saves)."""
-    if editing is not None:
-        return None
-    twin = _latest_twin(game, event)
+    and once the phone posted back the event it repeats (``confirmed``: it was asked, and saves). ``since``: when
+    this phone's entry began (``None``: it is not kept), to find the same thing saved meanwhile."""
+    if editing is not None or not KINDS[EventType(event["type"])].adds:
+        return None  # objective cards or a final count saved again replace themselves: nothing counts twice
+    twin = _same_board(game, event) or _saved_meanwhile(game, event, since)
     return None if twin is None or twin.index == confirmed else twin
 
 
-def _latest_twin(game: Game, event: dict[str, Any]) -> Twin | None:
-    """The latest recent event of ``game`` that ``event`` (a new event, complete) repeats, if any; only events
-    that add to what the players hold are asked about (objective cards or a final count saved again replace
-    themselves: nothing is counted twice)."""
-    if not KINDS[EventType(event["type"])].adds:
-        return None
+def _same_board(game: Game, event: dict[str, Any]) -> Twin | None:
+    """The latest recent event of ``game`` that ``event`` (a new event, complete) repeats, if any."""
     try:
         made = _compared(parse_event(game.players(), event).to_json())  # as the rules read it, as the log stores it
     except RulesError:
         return None  # not an event the log would take: the save says why
     since = timezone.now() - RECENT
-    for position, row in enumerate(game.events.order_by("-index").only("index", "data", "created")[:LOOKED_BACK]):
+    rows = game.events.order_by("-index").only("index", "data", "created", "saved_by")[:LOOKED_BACK]
+    for position, row in enumerate(rows):
         if (position == 0 or row.created >= since) and _compared(row.data) == made:
-            return Twin(row.index, _question(row.index, row.data))
+            return Twin(row.index, _question(row, same_board=True))
     return None
 
 
-def _question(index: int, event: dict[str, Any]) -> str:
-    if event.get("type") == EventType.TERRITORY:
+def _saved_meanwhile(game: Game, event: dict[str, Any], since: datetime | None) -> Twin | None:
+    """The latest event of the same thing as ``event`` saved by another phone since ``since``, if any."""
+    same = subject(event["type"], event)
+    if same is None or since is None:
+        return None
+    key, value = same
+    rows = game.events.filter(created__gte=since, data__type=event["type"], **{f"data__{key}": value})
+    row = rows.order_by("-index").only("index", "data", "saved_by").first()
+    return None if row is None else Twin(row.index, _question(row, same_board=False))
+
+
+def _question(row: Event, *, same_board: bool) -> str:
+    who = row.saved_by or _("another phone")
+    event = row.data
+    if event.get("type") != EventType.TERRITORY:
+        if same_board:
+            return _("Event %(index)d, saved by %(who)s a moment ago, is this same entry. Save yours as well?") % {
+                "index": row.index,
+                "who": who,
+            }
         return _(
-            "Event %(index)d, saved a moment ago, has this same board (%(territory)s, closed by %(closer)s). "
-            "Save this one as well?"
-        ) % {"index": index, "territory": TERRITORY_NAMES[Territory(event["territory"])], "closer": event["closed_by"]}
-    return _("Event %(index)d, saved a moment ago, is this same entry. Save this one as well?") % {"index": index}
+            "Event %(index)d, of the same kind, was saved by %(who)s while you were entering yours. Save yours as well?"
+        ) % {"index": row.index, "who": who}
+    words = {
+        "index": row.index,
+        "who": who,
+        "territory": TERRITORY_NAMES[Territory(event["territory"])],
+        "closer": event.get("closed_by", ""),
+    }
+    if same_board:
+        return (
+            _(
+                "Event %(index)d (%(territory)s, closed by %(closer)s), saved by %(who)s a moment ago, has this same "
+                "board. Save yours as well?"
+            )
+            % words
+        )
+    return (
+        _(
+            "Event %(index)d (%(territory)s, closed by %(closer)s) was saved by %(who)s while you were entering "
+            "yours. Save yours as well?"
+        )
+        % words
+    )

@@ -57,6 +57,12 @@ def forest_up_to_ben_s_pick(
     tapped on the board); Ann takes the 3 squares: up to Ben's pick, which he makes between kinds. The last
     tap, to call: Ben takes a circle, which saves the forest."""
     forest_begun(page, base, game, icons, asked=asked)
+    return up_to_ben_s_pick(page)
+
+
+def up_to_ben_s_pick(page: Any) -> Callable[[], None]:
+    """On a forest with Ann's farm: Ben's silo, closed by Ann, Ben draws a gold nugget, Ann takes the 3 squares: up
+    to Ben's pick. The last tap, to call: Ben takes a circle, which saves the forest."""
     cell(page, "Ben", "Silo")
     closer(page, "Ann")
     tap(page, "A gold nugget")
@@ -152,8 +158,8 @@ def saved_first_on_another_phone(
     def saved(by_hand: bool = True) -> None:
         if by_hand:
             tap(phone, "Save")
-        expect(phone.get_by_role("alert")).to_contain_text("saved a moment ago, has this same board")
-        tap(phone, "Save")  # asked once
+        expect(phone.get_by_role("alert")).to_contain_text("saved by another phone a moment ago, has this same board")
+        tap(phone, "Save mine as well")  # asked once
         saved_on_the_game_page(phone, game, 2, "forest closed by Ann")
         expect(phone.locator("#game").get_by_text("Event 2: forest closed by Ann", exact=True)).to_be_visible()
         assert not refused, refused

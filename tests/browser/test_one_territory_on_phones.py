@@ -13,8 +13,8 @@ from playwright.sync_api import expect
 from scoring.log import finish
 from scoring.models import Game
 
-from .test_drafts_on_phones import lake_to_save, second_phone
-from .test_play_on_a_phone import a_table, chip, saved, score_a_territory, tap
+from .test_drafts_on_phones import lake_to_save, second_phone, up_to_ben_s_pick
+from .test_play_on_a_phone import a_table, cell, chip, saved, score_a_territory, tap
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -33,13 +33,19 @@ def claimed(page: Any, base: str, game: Game, name: str) -> None:
     expect(page.get_by_role("button", name=f"I am {name}", exact=True)).to_have_count(0)
 
 
+def two_phones(base: str, phone: Any, browser: Any, players: tuple[str, str]) -> tuple[Game, Any]:
+    """A game of ``players``: ``phone`` (its group's owner) is the first, another phone (a guest) the second."""
+    game = a_table(phone, base, players[0].lower(), players)
+    claimed(phone, base, game, players[0])
+    other = second_phone(browser, base, game)
+    claimed(other, base, game, players[1])
+    return game, other
+
+
 def test_a_second_phone_sees_who_enters_a_territory_is_asked_and_continues_it(
     live_server: Any, phone: Any, browser: Any
 ) -> None:
-    game = a_table(phone, live_server.url, "lena", ("Lena", "Alexandrina-Josephine"))
-    claimed(phone, live_server.url, game, "Lena")
-    other = second_phone(browser, live_server.url, game)
-    claimed(other, live_server.url, game, "Alexandrina-Josephine")
+    game, other = two_phones(live_server.url, phone, browser, ("Lena", "Alexandrina-Josephine"))
     score_a_territory(phone, "Field")
     chip(phone, "yellow square", 2)
 
@@ -60,6 +66,50 @@ def test_a_second_phone_sees_who_enters_a_territory_is_asked_and_continues_it(
     assert box is not None and link is not None and box["x"] + box["width"] <= link["x"] + link["width"] + 1
     assert phone.evaluate("document.documentElement.scrollWidth") <= 390  # cut with an ellipsis, not wider
     other.context.close()
+
+
+def forest_opened(page: Any, base: str, game: Game) -> None:
+    """The forest's entry, opened from its link (as from the bottom bar) before the other phone tapped anything."""
+    page.goto(f"{base}/games/{game.pk}/events/new/territory/?territory=forest")
+    expect(page.locator("#wizard fieldset[data-stage=board]")).to_be_visible()
+
+
+def forest_to_save(page: Any, icons: dict[str, int]) -> None:
+    """On an opened forest: ``icons`` and Ann's farm, then up to Ben's pick, which saves it."""
+    for label, count in icons.items():
+        chip(page, label, count)
+    cell(page, "Ann", "Farm")
+    up_to_ben_s_pick(page)()
+
+
+def test_two_phones_that_open_one_forest_at_once_are_told_and_the_second_may_plainly_not_save(
+    live_server: Any, phone: Any, browser: Any
+) -> None:
+    game, ben = two_phones(live_server.url, phone, browser, ("Ann", "Ben"))
+    forest_opened(phone, live_server.url, game)
+    forest_opened(ben, live_server.url, game)  # neither is asked: no entry exists yet
+    chip(phone, "green square", 3)
+    chip(ben, "green square", 3)
+    # As soon as both entries exist, each board says so, with no tap (its live part's next poll).
+    expect(phone.locator("#entry-live")).to_have_text("Ben is scoring a forest too.")
+    expect(ben.locator("#entry-live")).to_have_text("Ann is scoring a forest too.")
+    assert ben.evaluate("document.documentElement.scrollWidth") <= 390
+
+    forest_to_save(phone, {"green circle": 1, "green hexagon": 1})
+    saved(phone, game, 0, "forest closed by Ann")
+    expect(ben.locator("#entry-live")).to_have_text("")  # Ann's entry is over
+
+    forest_to_save(ben, {"green circle": 2, "green hexagon": 1})  # one icon more: not the same board
+    question = ben.get_by_role("alert")
+    expect(question).to_contain_text("Event 0 (Forest, closed by Ann) was saved by Ann while you were entering yours.")
+    keep, drop = ben.get_by_role("button", name="Save mine as well"), ben.get_by_role("button", name="Don't save mine")
+    keep_box, drop_box = keep.bounding_box(), drop.bounding_box()
+    assert keep_box is not None and drop_box is not None and drop_box["height"] == keep_box["height"] >= 44
+    drop.click()
+    expect(ben).to_have_url(re.compile(rf"/games/{game.pk}/$"))
+    expect(ben.locator("#game").get_by_text("Event 0: forest closed by Ann", exact=True)).to_be_visible()
+    assert Game.objects.get().events.count() == 1
+    ben.context.close()
 
 
 def test_a_second_phone_asked_may_start_another_territory_of_that_kind(
@@ -96,6 +146,26 @@ def test_the_saved_card_goes_when_the_game_ends_and_a_stale_undo_says_why(live_s
     phone.goto(f"{live_server.url}/games/{game.pk}/?saved=0")  # a Saved card of an ended game is not shown
     expect(phone.locator("#final")).to_be_visible()
     expect(phone.locator("#saved")).to_have_count(0)
+
+
+@pytest.mark.parametrize("control", ["Undo", "Edit"])
+def test_a_guests_stale_undo_or_edit_after_the_end_says_why_as_a_members_does(
+    live_server: Any, phone: Any, browser: Any, control: str
+) -> None:
+    game = a_table(phone, live_server.url, "ann", ("Ann", "Ben"))
+    guest = second_phone(browser, live_server.url, game)  # joined with the table code, no account
+    lake_to_save(guest, live_server.url, game)()
+    saved(guest, game, 0, "lake closed by Ann")
+    guest.route(re.compile(r"/live/"), lambda route: route.abort())  # its polls lost: the card stays, stale
+    game.refresh_from_db()
+    finish(game, game.revision)  # a member's phone ends the game
+    card = guest.locator("section#saved")
+    card.get_by_role("button" if control == "Undo" else "link", name=control, exact=True).click()
+    expect(guest).to_have_url(re.compile(rf"/games/{game.pk}/$"))
+    expect(guest.get_by_text("The game has ended: its events can no longer be changed.")).to_be_visible()
+    expect(guest.locator("#final")).to_be_visible()  # the game as it is: its final scores
+    assert Game.objects.get().events.count() == 1
+    guest.context.close()
 
 
 def test_the_saved_card_goes_live_once_another_phone_ends_the_game(live_server: Any, phone: Any) -> None:

@@ -170,8 +170,16 @@ def test_a_guest_keeps_read_access_to_the_result_but_enters_nothing_more(
     page = result.content.decode()
     assert "Final scores" in page
     assert f"/watch/{game.spectator_token}/" in page  # the result can be shared
-    assert guest_client.get(f"/games/{game.pk}/events/new/territory/").status_code == 404
-    assert guest_client.post(f"/games/{game.pk}/events/0/delete/", {"revision": "1"}).status_code == 404
+    # A control left on its phone says the game has ended, as a member's does; nothing is entered.
+    assert guest_client.get(f"/games/{game.pk}/events/new/territory/")["Location"] == f"/games/{game.pk}/"
+    assert (
+        guest_client.post(f"/games/{game.pk}/events/0/delete/", {"revision": "1"})["Location"] == f"/games/{game.pk}/"
+    )
+    assert (
+        "The game has ended: its events can no longer be changed."
+        in guest_client.get(f"/games/{game.pk}/").content.decode()
+    )
+    assert not game.events.exists()
     assert guest_client.get(f"/games/{game.pk}/record.json").status_code == 404
     # Reopened, the game has a new code: the guest joins again before seeing anything.
     game.refresh_from_db()

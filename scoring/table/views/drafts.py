@@ -10,7 +10,7 @@ from django.shortcuts import redirect
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
-from scoring.access import game_for_player, okanagan_game
+from scoring.access import game_at_table, okanagan_game
 from scoring.http import HtmxHttpRequest, entry_closed, game_over
 from scoring.models import Draft
 from scoring.phones import known_phone, my_seat, phone_id
@@ -20,7 +20,7 @@ from scoring.table import drafts
 @require_POST
 def draft_take(request: HtmxHttpRequest, game_id: int, draft_id: int) -> HttpResponse:
     """Continue on this phone an entry that another phone started ("Continue here"), where it was."""
-    game = okanagan_game(game_for_player(request, game_id))
+    game = okanagan_game(game_at_table(request, game_id))
     if not game.is_playing:
         return game_over(request, game.pk)
     prefetch_related_objects([game], "seats")
@@ -39,7 +39,7 @@ def draft_take(request: HtmxHttpRequest, game_id: int, draft_id: int) -> HttpRes
 @require_POST
 def draft_cancel(request: HtmxHttpRequest, game_id: int, draft_id: int) -> HttpResponse:
     """Drop this phone's entry in progress; another phone's stays."""
-    game = okanagan_game(game_for_player(request, game_id))
+    game = okanagan_game(game_at_table(request, game_id))
     drafts.discard(game, known_phone(request), draft_id)
     return redirect("game", game_id=game.pk)
 
@@ -50,7 +50,7 @@ def entry_state(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     shown again (static/js/entry_queue.js): 204, or 409 saying why not (continued on another phone, saved,
     cancelled, the game ended: :func:`scoring.http.entry_closed`), so that a phone whose entry was taken
     over learns it without a tap."""
-    game = okanagan_game(game_for_player(request, game_id))
+    game = okanagan_game(game_at_table(request, game_id))
     entry, phone = request.GET.get("entry", ""), known_phone(request)
     if not drafts.ENTRY.match(entry):
         return HttpResponse(status=400)

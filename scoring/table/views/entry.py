@@ -32,7 +32,7 @@ from rules.components import MAX_OBJECTIVE_CARDS
 from rules.explanation import Message
 from rules.fields import members
 from scoring import states
-from scoring.access import game_for_player, okanagan_game
+from scoring.access import game_at_table, okanagan_game
 from scoring.http import HtmxHttpRequest, entry_closed, game_over, go, posted_whole, to_saved
 from scoring.kinds import KINDS
 from scoring.log import Events, StaleGame, append_event, change_log
@@ -40,6 +40,7 @@ from scoring.models import SEAT_MOVED, Game
 from scoring.models import Draft as StoredDraft
 from scoring.phones import known_phone, my_seat, phone_id
 from scoring.table import drafts, twins
+from scoring.table.board import entry_live
 from scoring.table.entry import EVENT_KINDS, BadOp, Draft, Screen, analyse, count_from_holdings, tap
 from scoring.wording import error_text
 
@@ -58,7 +59,7 @@ class EventChanged(Exception):
 @require_http_methods(["GET", "POST"])
 def event_new(request: HtmxHttpRequest, game_id: int, kind: str) -> HttpResponse:
     """A new event of ``kind`` at the end of the log."""
-    game = okanagan_game(game_for_player(request, game_id))
+    game = okanagan_game(game_at_table(request, game_id))
     if not game.is_playing:
         return game_over(request, game.pk)
     if kind not in EVENT_KINDS or (kind in PROMO_EVENTS and not game.promos):
@@ -120,7 +121,7 @@ def _start(game: Game, kind: str, me: str, territory: str) -> Draft:
 @require_http_methods(["GET", "POST"])
 def event_edit(request: HtmxHttpRequest, game_id: int, index: int) -> HttpResponse:
     """Change event ``index``; saved only if it and every later event stay legal."""
-    game = okanagan_game(game_for_player(request, game_id))
+    game = okanagan_game(game_at_table(request, game_id))
     if not game.is_playing:
         return game_over(request, game.pk)
     row = game.events.filter(index=index).only("data").first()
@@ -173,6 +174,9 @@ def _entry(request: HtmxHttpRequest, game: Game, start: Draft, editing: int | No
         except BadOp as error:
             damaged, op = str(error), ""  # nothing from a damaged form is done; the kept draft stays
     state, index = _state_before(game, editing)
+    if damaged and kept is None:  # nothing this phone made can be trusted: the page offers only "Start again"
+        return _page(request, game, analyse(start, state, index), editing, mine, entry, [], restart=damaged)
+    older = request.method == "POST" and not damaged and _older(draft, mine, kept, state, index)
     screen = analyse(draft, state, index)
     stale = screen.repaired  # a step no longer holds: show it before doing any tap
     changed = stale and seen != game.revision
@@ -185,15 +189,23 @@ def _entry(request: HtmxHttpRequest, game: Game, start: Draft, editing: int | No
         saving = _completes(screen, op, editing)
     else:
         saving = op == "save" and not stale
-    twin: int | None = None
+    if saving and screen.stage != "confirm":  # "Save" on the last step is that step done, then saved
+        screen = tap(screen, f"done:{screen.stage}", form, state, index)
+    if older and mine is not None and kept is not None and not drafts.is_latest(screen.draft, mine):
+        # Not the tap that made the kept draft, sent again: nothing is done, the entry is shown as kept.
+        screen = analyse(kept, state, index)
+        screen.error = _(
+            "Your entry went on after this page was shown (an answer was lost on the way): here it is as kept. "
+            "Check it, then tap again."
+        )
+        return _page(request, game, screen, editing, mine, entry, [])
+    twin: twins.Twin | None = None
     if saving:
-        if screen.stage != "confirm":  # "Save" on the last step is that step done, then saved
-            screen = tap(screen, f"done:{screen.stage}", form, state, index)
         saved = _save(request, game, screen, editing, mine, index, posted_whole(request.POST.get("twin", "")))
         if isinstance(saved, HttpResponse):
             return saved
         if isinstance(saved, TwinAsked):
-            screen, twin = saved.screen, saved.index
+            screen, twin = saved.screen, saved.twin
         else:
             screen, changed = saved, saved.repaired
     if request.method == "POST" and not damaged:
@@ -202,6 +214,16 @@ def _entry(request: HtmxHttpRequest, game: Game, start: Draft, editing: int | No
         notices.append(_("The game changed on another phone: check this step against the new state, then save."))
     screen.error = damaged or screen.error
     return _page(request, game, screen, editing, mine, entry, notices, twin)
+
+
+def _older(draft: Draft, mine: StoredDraft | None, kept: Draft | None, state: GameState, index: int) -> bool:
+    """Whether the posted ``draft`` is older than this phone's entry as kept (:func:`drafts.is_latest`): neither the
+    kept draft nor the one its page shows (checked against the game as it is, a step that no longer holds
+    repaired)."""
+    if mine is None or kept is None or drafts.is_latest(draft, mine):
+        return False
+    shown = analyse(kept, state, index).draft
+    return shown.to_data() != draft.to_data()
 
 
 def _own_cards_again(draft: Draft, me: str, state: GameState) -> bool:
@@ -229,11 +251,12 @@ def _completes(screen: Screen, op: str, editing: int | None) -> bool:
 
 @dataclass(frozen=True)
 class TwinAsked:
-    """A new event that repeats one saved a moment before (:mod:`scoring.table.twins`): the phone is asked first."""
+    """A new event that may repeat one saved a moment before (:mod:`scoring.table.twins`): the phone is asked
+    first."""
 
     screen: Screen
-    index: int
-    """The event it repeats: a save that posts it back (``twin``) was asked, and counts."""
+    twin: twins.Twin
+    """The event it may repeat: a save that posts its index back (``twin``) was asked, and counts."""
 
 
 def _page(
@@ -244,11 +267,13 @@ def _page(
     mine: StoredDraft | None,
     entry: str,
     notices: list[str],
-    twin: int | None = None,
+    twin: twins.Twin | None = None,
+    *,
+    restart: str = "",
 ) -> HttpResponse:
-    """The entry page of ``entry``, or its wizard for htmx; 422 when it shows an error (or asks about a
-    ``twin``)."""
-    context = {
+    """The entry page of ``entry``, or its wizard for htmx; 422 when it shows an error (or asks about a ``twin``).
+    ``restart``: why the page offers only "Start again" (a damaged form, with nothing kept to show)."""
+    context: dict[str, object] = {
         "game": game,
         "me": my_seat(request, game),
         "can_enter": True,
@@ -264,12 +289,16 @@ def _page(
         "entry_start": f"{game.pk}:{screen.draft.kind}:{editing}:{screen.event.get('territory', '')}",
         "notices": notices,
         "twin": twin,
+        "restart": restart,
+        "rows": [] if restart else screen.rows,  # the steps shown: none when the page offers only "Start again"
         "territories": list(Territory),
         "buildings": list(Building),
         "card_kinds": list(ObjectiveKind),
     }
+    if not request.htmx and editing is None:  # a tap's answer is the wizard: the live part stays as it is
+        context |= entry_live(request, game)
     template = "table/entry.html#wizard" if request.htmx else "table/entry.html"
-    return render(request, template, context, status=422 if screen.error else 200)
+    return render(request, template, context, status=422 if screen.error or twin or restart else 200)
 
 
 def _state_before(game: Game, editing: int | None) -> tuple[GameState, int]:
@@ -294,24 +323,28 @@ def _save(
     event gave this phone's player new objective cards, to their cards); else the screen with the reason.
 
     The draft was checked against the game as it is now: if another phone saves first, it is checked again
-    and saved if it still holds, with no more taps. A new event that repeats one saved a moment before (two
-    phones entered it) is asked about first, once: it is saved when the phone posts back the event it repeats
-    (``confirmed``). The check reads the log at the revision the save claims, so no save slips in between.
+    and saved if it still holds, with no more taps. A new event that may repeat one saved a moment before, or
+    the same territory saved by another phone while this entry was open (two phones entered it), is asked about
+    first, once: it is saved when the phone posts back the event it may repeat (``confirmed``); the phone's seat
+    is kept as who saved it, for the other phone's question. The check reads the log at the revision the save
+    claims, so no save slips in between.
     """
     by = _entered_for(request, game, screen.event) or _seat_moved(game, screen.event, mine)
     mark = ((-1 if editing is None else editing), by) if by else None
+    me = my_seat(request, game)
+    since = mine.started if mine is not None else None
     for _try in range(SAVE_TRIES):
         if screen.stage != "confirm" or screen.error:
             screen.error = screen.error or _("Finish the steps above first.")
             return screen
-        twin = twins.to_ask(game, screen.event, editing=editing, confirmed=confirmed)
+        twin = twins.to_ask(game, screen.event, editing=editing, confirmed=confirmed, since=since)
         if twin is not None:
-            screen.error = twin.question
-            return TwinAsked(screen, twin.index)
+            return TwinAsked(screen, twin)
         try:
             with transaction.atomic():
                 if editing is None:
-                    append_event(game, game.revision, _as_made(screen.draft.event), entered_for=by)
+                    saved_by = me.name if me is not None else ""
+                    append_event(game, game.revision, _as_made(screen.draft.event), entered_for=by, saved_by=saved_by)
                 else:
                     change_log(game, game.revision, _change(screen.draft, editing), entered_for=mark)
                 if mine is not None:

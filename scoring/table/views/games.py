@@ -18,8 +18,8 @@ from rules import EventType, GameState, NuggetLadder, Options, RecordError
 from rules.explanation import Message
 from scoring import states
 from scoring.access import (
+    game_at_table,
     game_for_member,
-    game_for_player,
     has_joined,
     is_member,
     member_group,
@@ -198,7 +198,7 @@ def _change_status(request: HtmxHttpRequest, game_id: int, change: Callable[[Gam
 @require_POST
 def event_delete(request: HtmxHttpRequest, game_id: int, index: int) -> HttpResponse:
     """Delete one event (the last one: undo), if every later event stays legal."""
-    game = okanagan_game(game_for_player(request, game_id))
+    game = okanagan_game(game_at_table(request, game_id))
     if not game.is_playing:
         return game_over(request, game.pk)
     try:
@@ -219,7 +219,7 @@ def cards_keep(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """After the end of round 1, this phone's player keeps the objective cards they hold ("Keep my 3 cards"):
     their objectives event, saved like any entry. Only their own phone: the cards are secret, and this phone
     says which player it is (no player is posted)."""
-    game = okanagan_game(game_for_player(request, game_id))
+    game = okanagan_game(game_at_table(request, game_id))
     me = my_seat(request, game)
     if not game.is_playing:
         messages.error(request, _("This game is over: its objective cards can no longer be entered."))
@@ -236,7 +236,7 @@ def cards_keep(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
 @require_POST
 def round_end(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """The end of round 1 in one tap on the game page, saved like any entry (Undo on the Saved card)."""
-    game = okanagan_game(game_for_player(request, game_id))
+    game = okanagan_game(game_at_table(request, game_id))
     if not game.is_playing:
         return game_over(request, game.pk)
     saved = _one_tap(request, game, lambda _state: {"type": EventType.ROUND_END})

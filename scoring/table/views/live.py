@@ -21,7 +21,7 @@ from scoring.live.parts import POLLER_ID, collect, held_parts
 from scoring.models import Game
 from scoring.results.final import result_links, sheet_context
 from scoring.table import seats
-from scoring.table.board import game_context, live_etag, live_part, wanted_log
+from scoring.table.board import entry_live, game_context, live_etag, live_part, wanted_log
 from scoring.table.sheet_table import table_context
 
 
@@ -58,17 +58,22 @@ def _live_etag(request: HtmxHttpRequest, token: str) -> str | None:
 @condition(etag_func=_live_etag)
 def live(request: HtmxHttpRequest, token: str) -> HttpResponse:
     """The live part of the game page (``?view=game``: for the phones at the table, an Okanagan game or a
-    score sheet being filled in) or of the spectator page, that every phone polls; unchanged, it is a 304 after
+    score sheet being filled in), of a new entry's page (``?view=entry``: who else enters the same thing) or of
+    the spectator page, that every phone polls; unchanged, it is a 304 after
     one indexed query (none with Redis: scoring/live/backends/). Changed, it is the parts that differ from the
     phone's (scoring/live/parts.py), or the whole part for a phone that does not say."""
-    if request.GET.get("view") == "game":
+    view = request.GET.get("view")
+    if view in {"game", "entry"}:
         game = get_object_or_404(page_games(), spectator_token=token)
         member = is_member(request, game)
         if not member and not has_joined(request, game):
             raise Http404  # a phone that left the table (new code): nothing to swap in
-        if not game.has_log and not game.is_playing:
-            return HttpResponseClientRefresh()  # a score sheet scored meanwhile: the polling phone shows the result
-        if game.has_log:
+        if not game.is_playing and (view == "entry" or not game.has_log):
+            # A score sheet scored meanwhile, or an entry of a game that ended: the page says what it is now.
+            return HttpResponseClientRefresh()
+        if view == "entry":
+            template, context = "table/entry.html#entry_live", entry_live(request, game)
+        elif game.has_log:
             template, context = "table/game.html#game", game_context(request, game, member=member)
         else:
             template, context = "table/sheet_table.html#table", table_context(request, game)

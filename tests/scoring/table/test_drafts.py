@@ -249,3 +249,67 @@ def test_a_late_tap_of_an_entry_replaced_by_another_is_refused(member_client: Cl
     tapped = member_client.post(forest.url, late, headers={"HX-Request": "true"})
     assert tapped.status_code == 409 and tapped.content.decode() == "This entry is no longer in progress."
     assert Draft.objects.get().kind == "adjust"
+
+
+def sent_again(entry: Entry, page: dict[str, str], op: str, **fields: str) -> Entry:
+    """``op`` posted from ``page`` (the fields of a page the phone had before), as a phone whose answer to a later
+    tap was lost on the way (a 500, a 502) sends its next tap, or a tap again."""
+    entry.response = entry.client.post(entry.url, {**page, "op": op, **fields})
+    return entry
+
+
+def fields_of(entry: Entry) -> dict[str, str]:
+    return {name: entry.field(name) for name in ("draft", "revision", "draft_id")}
+
+
+def test_a_save_from_a_page_older_than_the_kept_entry_stores_nothing_older(member_client: Client, game: Game) -> None:
+    """An answer lost after the server kept a tap: the page still holds the draft before it. Its Save is not taken
+    (it would store less than the phone made): the entry comes back as kept, and its Save saves it whole."""
+    entry = Entry(member_client, f"/games/{game.pk}/events/new/adjust/").tap("set:player:0").tap("add:nuggets:1")
+    before = fields_of(entry)
+    entry.tap("add:rewards:blue-circle:1")  # kept on the server; its answer lost on the way
+    sent_again(entry, before, "save")
+    assert entry.response.status_code == 422 and "an answer was lost on the way" in entry.html
+    assert not game.events.exists()
+    assert entry.draft["event"] == {"type": "adjust", "player": "White", "nuggets": 1, "rewards": {"blue-circle": 1}}
+    entry.tap("save")
+    assert entry.saved_to and game.events.get().data["rewards"] == {"blue-circle": 1}
+
+
+def test_a_tap_sent_again_after_a_lost_answer_counts_once_and_another_is_not_taken(
+    member_client: Client, game: Game
+) -> None:
+    entry = Entry(member_client, f"/games/{game.pk}/events/new/adjust/").tap("set:player:0")
+    before = fields_of(entry)
+    entry.tap("add:nuggets:1")  # kept; its answer lost: the phone sends it again, from the page it has
+    sent_again(entry, before, "add:nuggets:1")
+    assert entry.response.status_code == 200 and entry.draft["event"]["nuggets"] == 1  # the same answer
+    sent_again(entry, before, "add:rewards:blue-circle:1")  # a later tap from the older page: not taken
+    assert entry.response.status_code == 422 and "an answer was lost on the way" in entry.html
+    assert Draft.objects.get().data["event"] == {"type": "adjust", "player": "White", "nuggets": 1}
+
+
+def test_a_damaged_form_with_nothing_kept_offers_only_start_again(member_client: Client, game: Game) -> None:
+    """Nothing this phone made can be trusted: no step and no Save, so a tap cannot store what it never made (a
+    correction of nothing, for this phone's player)."""
+    assert member_client.post(f"/games/{game.pk}/seats/", {"claim": RED}).status_code == 302
+    url = f"/games/{game.pk}/events/new/adjust/"
+    damaged = member_client.post(url, {"draft": "{not json", "revision": "0", "draft_id": "", "op": "save"})
+    page = damaged.content.decode()
+    assert damaged.status_code == 422 and "The form was damaged; start again." in page
+    assert 'value="save"' not in page and "<fieldset" not in page
+    assert f'<a class="button big wide" href="{url}">Start again</a>' in page
+    assert not game.events.exists() and not Draft.objects.exists()
+    again = Entry(member_client, url)  # Start again: the entry from its beginning
+    assert again.stage == "changes" and again.draft["event"] == {"type": "adjust", "player": "Red"}
+
+
+def test_a_damaged_form_shows_the_entry_as_kept_and_its_save_is_the_normal_one(
+    member_client: Client, game: Game
+) -> None:
+    entry = Entry(member_client, f"/games/{game.pk}/events/new/adjust/").tap("set:player:0").tap("add:nuggets:1")
+    sent_again(entry, {**fields_of(entry), "draft": "{not json"}, "add:nuggets:1")
+    assert entry.response.status_code == 422 and "The form was damaged" in entry.html
+    assert entry.draft["event"] == {"type": "adjust", "player": "White", "nuggets": 1}  # nothing done, as kept
+    entry.tap("save")
+    assert entry.saved_to and game.events.get().data["nuggets"] == 1

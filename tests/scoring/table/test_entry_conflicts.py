@@ -45,7 +45,8 @@ def test_the_losing_phone_sees_a_whole_collection_screen(
     assert "Yellow" not in event["picks"]  # Yellow's pick no longer holds: they take nothing now
     assert "Yellow takes nothing: the territory is empty." in second.html
     second.tap("save")  # the same board as the forest just saved: asked once
-    assert second.response.status_code == 422 and "has this same board (Forest, closed by Red)" in second.html
+    asked = "(Forest, closed by Red), saved by another phone a moment ago, has this same board"
+    assert second.response.status_code == 422 and asked in second.html
     second.tap("save", twin=second.field("twin"))
     assert second.response.status_code == 302
     assert game.events.last().data["picks"] == {"White": {"green-hexagon": 1, "green-circle": 2}}  # type: ignore[union-attr]
@@ -143,7 +144,7 @@ def test_the_same_territory_entered_on_two_phones_is_not_counted_twice_without_a
     first.tap("take:green-circle:1")
     second.tap("take:green-circle:1")  # legal again (the supply holds enough), but surely the same forest
     assert second.response.status_code == 422
-    assert "Event 0, saved a moment ago, has this same board (Forest, closed by Red)." in second.html
+    assert "Event 0 (Forest, closed by Red), saved by another phone a moment ago, has this same board." in second.html
     assert game.events.count() == 1
     second.tap("save", twin=second.field("twin"))  # asked once: a second forest closed by Red is possible
     assert second.response.status_code == 302 and game.events.count() == 2

@@ -94,15 +94,65 @@ def test_a_twin_save_is_asked_once_with_htmx_too(member_client: Client, owner_cl
     assert first.saved_to == f"/games/{game.pk}/?saved=0"  # the normal path: no extra tap
     second.tap("take:green-circle:1", htmx=True)
     assert second.response.status_code == 422 and 'name="twin" value="0"' in second.html
-    assert "Event 0, saved a moment ago, has this same board (Forest, closed by Red). Save this one as well?" in (
-        second.html
+    assert (
+        "Event 0 (Forest, closed by Red), saved by another phone a moment ago, has this same board. "
+        "Save yours as well?" in second.html
     )
+    assert ">Save mine as well<" in second.html and ">Don't save mine<" in second.html  # as big as each other
     second.tap("save", htmx=True, twin=second.field("twin"))
     assert second.saved_to == f"/games/{game.pk}/?saved=1" and game.events.count() == 2
 
 
-def test_a_territory_with_another_board_is_not_a_twin(member_client: Client, owner_client: Client, game: Game) -> None:
+def test_the_same_territory_saved_by_another_phone_meanwhile_is_asked_about_whatever_its_board(
+    member_client: Client, owner_client: Client, game: Game
+) -> None:
+    """Two phones opened one forest; one saved it: the other is asked at Save even when the boards differ by a
+    tap, naming who saved it, and "Don't save mine" ends its entry without saving."""
+    assert member_client.post(f"/games/{game.pk}/seats/", {"claim": YELLOW}).status_code == 302
     first, second = enter_forest(member_client, game), enter_forest(owner_client, game)
     first.tap("take:green-circle:1")
+    assert game.events.get().saved_by == "Yellow"
     second.tap("reopen:board").tap("set:closed_by:0").tap("done:board")  # closed by White, not Red
-    assert "saved a moment ago" not in second.html
+    second.tap("tie:2").tap("action:gold_nugget").tap("take:green-square:3").tap("take:green-circle:1")
+    assert second.response.status_code == 422 and 'name="twin" value="0"' in second.html
+    assert (
+        "Event 0 (Forest, closed by Red) was saved by Yellow while you were entering yours. Save yours as well?"
+        in second.html
+    )
+    second.tap("cancel")
+    assert second.saved_to == f"/games/{game.pk}/" and game.events.count() == 1
+    assert not Draft.objects.exists()
+
+
+def lake_saved(client: Client, game: Game, squares: int) -> Entry:
+    """A lake of ``squares`` blue squares, White alone with a farm, closed by White: saved by its last tap."""
+    lake = Entry(client, f"/games/{game.pk}/events/new/territory/?territory=lake")
+    lake.tap(f"count:rewards:blue-square:{squares}").tap("cycle:buildings:0:farm").tap("set:closed_by:0")
+    return lake.tap("set:lone_choice:rewards")
+
+
+def test_a_territory_saved_before_this_entry_began_with_another_board_is_not_asked_about(
+    member_client: Client, owner_client: Client, game: Game
+) -> None:
+    assert lake_saved(member_client, game, 1).saved_to == f"/games/{game.pk}/?saved=0"
+    later = lake_saved(owner_client, game, 2)  # a second lake, begun once the first was saved
+    assert later.saved_to == f"/games/{game.pk}/?saved=1" and game.events.count() == 2
+
+
+def test_two_phones_that_opened_one_territory_at_once_are_each_told_on_their_next_poll(
+    member_client: Client, owner_client: Client, game: Game
+) -> None:
+    """Neither was asked (both opened the forest before either tapped): once both entries exist, each entry's
+    live part names the other phone's, until that entry is over."""
+    assert member_client.post(f"/games/{game.pk}/seats/", {"claim": YELLOW}).status_code == 302
+    yellow = Entry(member_client, f"/games/{game.pk}/events/new/territory/?territory=forest")
+    other = Entry(owner_client, f"/games/{game.pk}/events/new/territory/?territory=forest")
+    poll = f"/watch/{game.spectator_token}/live/?view=entry"
+    assert f'hx-get="{poll}' in yellow.html and 'id="entry-live"' in other.html
+    yellow.tap("count:rewards:green-square:1")
+    assert "too." not in member_client.get(poll).content.decode()  # the other phone has no entry yet
+    other.tap("count:rewards:green-square:2")
+    assert "Another phone is scoring a forest too." in member_client.get(poll).content.decode()
+    assert "Yellow is scoring a forest too." in owner_client.get(poll).content.decode()
+    other.tap("cancel")
+    assert "too." not in member_client.get(poll).content.decode()  # the other phone's entry is over

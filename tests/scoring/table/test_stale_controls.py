@@ -71,6 +71,28 @@ def test_a_stale_edit_and_a_stale_entry_after_the_end_say_why(member_client: Cli
     assert game.events.count() == 1 and not Draft.objects.exists()
 
 
+@pytest.mark.parametrize("htmx", [False, True])
+def test_a_guests_stale_undo_edit_and_entry_after_the_end_say_why_as_a_members_do(
+    guest_client: Client, member_client: Client, stranger_client: Client, game: Game, htmx: bool
+) -> None:
+    """A guest joined with the table code: once the game ended, its phone's controls are told so, not a 404."""
+    entry = Entry(guest_client, f"/games/{game.pk}/events/new/territory/?territory=lake")
+    saved_forest(guest_client, game)
+    finished(member_client, game)
+    headers = HTMX if htmx else {}
+    answers = [
+        guest_client.post(f"/games/{game.pk}/events/0/delete/", {"revision": "1"}, **headers),
+        guest_client.get(f"/games/{game.pk}/events/0/", **headers),
+        guest_client.post(f"/games/{game.pk}/round-end/", {"revision": "1"}, **headers),
+        entry.tap("count:rewards:blue-square:1", htmx=htmx).response,
+    ]
+    for answer in answers:
+        assert (answer.get("HX-Redirect") if htmx else answer.get("Location")) == f"/games/{game.pk}/", answer
+    assert ENDED in guest_client.get(f"/games/{game.pk}/").content.decode()
+    assert game.events.count() == 1
+    assert stranger_client.post(f"/games/{game.pk}/events/0/delete/", {"revision": "1"}).status_code == 404
+
+
 def test_an_edit_of_an_event_undone_meanwhile_says_so(member_client: Client, game: Game) -> None:
     saved_forest(member_client, game)
     game.refresh_from_db()
