@@ -96,6 +96,13 @@ def test_the_tables_have_header_cells_for_their_corner_and_their_rows(member_cli
         assert found.firsts and all(first == ("th", "row") or first[1] == "rowgroup" for first in found.firsts), url
 
 
+def test_a_finished_sheets_result_names_its_corner_and_its_rows(member_client: Client, group: Group) -> None:
+    game = cooper(group, ("Ann", 50, 1), ("Ben", 45, 0))
+    found = cells(member_client.get(f"/games/{game.pk}/").content.decode())
+    assert found.heads and all(text for _scope, text in found.heads)  # no empty corner
+    assert found.firsts and all(first == ("th", "row") for first in found.firsts)
+
+
 def test_the_part_averages_say_over_how_many_games_they_are(member_client: Client, group: Group) -> None:
     a_finished_game(group)
     a_finished_game(group)  # two games played here, with their parts...
