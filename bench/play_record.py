@@ -448,20 +448,25 @@ def stage_action(robot: Robot, event: dict[str, Any], me: str) -> None:
     kind = action["action"]
     if not page.get_by_role("button", name="Another action", exact=True).locator("visible=true").count():
         robot.tap("button", ACTION_BUTTONS[kind])
+    if robot.stage() != "action":  # the action left nothing to choose: its details were filled in
+        return
     if kind in {"reward_of_shape", "two_rewards"}:
         robot.tap("button", reward_name(action["reward"]))
     elif kind == "gifts":  # a giver who holds one kind only has nothing to choose: no button
         for giver, reward in action.get("from", {}).items():
             if page.get_by_role("button", name=f"{giver}: {reward_name(reward)}", exact=True).count():
                 robot.tap("button", f"{giver}: {reward_name(reward)}")
-    elif kind == "trade":
-        robot.tap("button", action["with"])
-        robot.tap("button", reward_name(action["give"]), page.locator("#wizard p:has-text('Gives:') + .row"))
-        robot.tap("button", reward_name(action["get"]), page.locator("#wizard p:has-text('Gets:') + .row"))
+    elif kind == "trade":  # what one gives (filled in when one holds a single kind), then whom with and what
+        gives = page.locator("#wizard p:has-text('Gives:') + .row")
+        if gives.count():
+            robot.tap("button", reward_name(action["give"]), gives)
+        get = f"{action['with']}: {reward_name(action['get'])}"
+        if page.get_by_role("button", name=get, exact=True).count():  # else the only token to get: filled in
+            robot.tap("button", get)
     elif kind in {"exchange_shape", "exchange_colour"}:
         for given, taken in action["swaps"]:
             robot.tap("button", f"{reward_name(given)} → {reward_name(taken)}")
-        if len(action["swaps"]) < 2:
+        if robot.stage() == "action":  # one swap, and a second one could be made: it ends with Done
             robot.tap("button", "Done")
 
 
