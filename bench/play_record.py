@@ -56,7 +56,19 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from deploy.serve import prepare  # noqa: E402
-from rules import Reward, RulesError, on_one_card  # noqa: E402
+from rules import (  # noqa: E402
+    GameState,
+    Reward,
+    RulesError,
+    SpecialActionKind,
+    answer_territory,
+    apply_event,
+    exchange_options,
+    new_game,
+    on_one_card,
+    parse_territory_so_far,
+    special_action_options,
+)
 from rules.reading import read_json  # noqa: E402
 from rules.record import parse_record  # noqa: E402
 from scoring.table.entry.stages import MAX_CHIP  # noqa: E402
@@ -138,12 +150,15 @@ class Counts:
         self.server_ms = 0.0
         self.tap_ms: list[float] = []
         self.phone = 0
+        self.decisions: int | None = None
+        """A territory: what the person must express of it (:func:`territory_decisions`)."""
 
     def as_json(self) -> dict[str, Any]:
         return {
             "index": self.index,
             "type": self.kind,
             "taps": self.taps,
+            **({} if self.decisions is None else {"decisions": self.decisions}),
             "typed": self.typed,
             "scrolls": self.scrolls,
             "screens": self.screens,
@@ -617,6 +632,7 @@ def expected_scores(path: Path) -> list[dict[str, int | str]]:
 
 def summary(parts: list[Counts], territories: list[Counts]) -> dict[str, Any]:
     taps = [part.taps for part in territories]
+    decisions = [part.decisions or 0 for part in territories]
     events = [part for part in parts if isinstance(part.index, int)]
     event_taps = sum(part.taps for part in events)
     by_phone: dict[int, int] = {}
@@ -634,6 +650,10 @@ def summary(parts: list[Counts], territories: list[Counts]) -> dict[str, Any]:
         "busiest_phone_share": round(max(by_phone.values()) / event_taps, 3) if event_taps else 0,
         "territories": len(taps),
         "territory_taps": ({"min": min(taps), "median": statistics.median(taps), "max": max(taps)} if taps else None),
+        "territory_decisions": (
+            {"min": min(decisions), "median": statistics.median(decisions), "max": max(decisions)} if taps else None
+        ),
+        "territory_taps_without_a_decision": sum(taps) - sum(decisions),
         "territory_screens_max": max((part.screens for part in territories), default=0),
         "answer_ms_per_tap": (
             {
@@ -645,6 +665,46 @@ def summary(parts: list[Counts], territories: list[Counts]) -> dict[str, Any]:
             else None
         ),
     }
+
+
+def territory_decisions(record: dict[str, Any]) -> dict[int, int]:
+    """What a person must express of each territory, counted from the record and the game as it stands before
+    it (``rules`` says what is forced): which territory; each kind of icon (its count); each building; the
+    order of the tied players (one order, however many ties); the lone player's choice; the special action
+    and each of its details that leaves a choice (a token of the supply among several, each giver holding
+    several kinds, what one gives and what one gets when there is a choice, each swap, and stopping after one
+    swap when a second could be made); each collector's pick that leaves a choice. The closer is not counted:
+    the phone proposes its player, who closes the territories it enters."""
+    parsed = parse_record(record)
+    state = new_game(parsed.players, parsed.options)
+    counts: dict[int, int] = {}
+    for index, (event, raw) in enumerate(zip(parsed.events, record["events"], strict=True)):
+        if raw["type"] == "territory":
+            counts[index] = _decisions(state, parsed.players, raw)
+        apply_event(state, event, index)
+    return counts
+
+
+def _decisions(state: GameState, players: tuple[str, ...], raw: dict[str, Any]) -> int:
+    answer = answer_territory(state, parse_territory_so_far(players, raw), action_answered=True)
+    count = 1 + len(raw.get("rewards", {})) + sum(sum(kinds.values()) for kinds in raw.get("buildings", {}).values())
+    count += bool(answer.report.ties) + (answer.report.lone is not None)
+    action = raw.get("special_action")
+    if answer.recipient is not None:
+        count += 1  # the action, or "Not recorded"
+    if answer.recipient is not None and action:
+        options = special_action_options(state, answer.recipient, collects=answer.report.lone is None)
+        kind = SpecialActionKind(action["action"])
+        if kind in {SpecialActionKind.REWARD_OF_SHAPE, SpecialActionKind.TWO_REWARDS}:
+            count += len(options.supply) > 1
+        elif kind is SpecialActionKind.GIFTS:
+            count += sum(len(kinds) > 1 for kinds in options.holders.values())
+        elif kind is SpecialActionKind.TRADE:
+            count += (len(options.own) > 1) + (sum(map(len, options.holders.values())) > 1)
+        elif "swaps" in action:
+            swaps = [(Reward(given), Reward(taken)) for given, taken in action["swaps"]]
+            count += len(swaps) + (len(swaps) == 1 and bool(exchange_options(state, answer.recipient, kind, swaps)))
+    return count + sum(turn.settled({}) is None for turn in answer.turns)
 
 
 def actor(record: dict[str, Any], event: dict[str, Any]) -> int:
@@ -697,12 +757,14 @@ def play(
                             phones[-1].counts = robot.counts
                             seat(phones[-1], join_url, player)
                     held: dict[str, list[tuple[str, frozenset[str]]]] = {}
+                    decisions = territory_decisions(record)
                     revision = ""  # the game's, as the phone that entered the last event shows it
                     for index, event in enumerate(record["events"]):
                         seat_number = 0 if one_phone else actor(record, event)
                         robot = phones[seat_number]
                         robot.counts = Counts(index, event["type"])
                         robot.counts.phone = seat_number
+                        robot.counts.decisions = decisions.get(index)
                         parts.append(robot.counts)
                         me = record["players"][seat_number]
                         play_event(robot, event, me, held.get(me, []), revision)
