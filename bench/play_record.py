@@ -669,12 +669,13 @@ def summary(parts: list[Counts], territories: list[Counts]) -> dict[str, Any]:
 
 def territory_decisions(record: dict[str, Any]) -> dict[int, int]:
     """What a person must express of each territory, counted from the record and the game as it stands before
-    it (``rules`` says what is forced): which territory; each kind of icon (its count); each building; the
-    order of the tied players (one order, however many ties); the lone player's choice; the special action
-    and each of its details that leaves a choice (a token of the supply among several, each giver holding
-    several kinds, what one gives and what one gets when there is a choice, each swap, and stopping after one
-    swap when a second could be made); each collector's pick that leaves a choice. The closer is not counted:
-    the phone proposes its player, who closes the territories it enters."""
+    it (``rules`` says what is forced): which territory; each kind of icon (its count); each building; the order
+    of each group of tied players (a choice for each of them but the last); the lone player's choice; the
+    special action and each of its details that leaves a choice (a token of the supply among several, each
+    giver holding several kinds, what one gives and what one gets when there is a choice, each swap, and
+    stopping after one swap when a second could be made); each collector's pick that leaves a choice; that
+    nobody built there, when nobody did. The closer is not counted: the phone proposes its player, who closes
+    the territories it enters."""
     parsed = parse_record(record)
     state = new_game(parsed.players, parsed.options)
     counts: dict[int, int] = {}
@@ -688,7 +689,8 @@ def territory_decisions(record: dict[str, Any]) -> dict[int, int]:
 def _decisions(state: GameState, players: tuple[str, ...], raw: dict[str, Any]) -> int:
     answer = answer_territory(state, parse_territory_so_far(players, raw), action_answered=True)
     count = 1 + len(raw.get("rewards", {})) + sum(sum(kinds.values()) for kinds in raw.get("buildings", {}).values())
-    count += bool(answer.report.ties) + (answer.report.lone is not None)
+    count += sum(len(tied) - 1 for tied in answer.report.ties)  # the closer puts all but the last of each in order
+    count += (answer.report.lone is not None) + (not answer.report.influence)  # the lone choice; nobody built
     action = raw.get("special_action")
     if answer.recipient is not None:
         count += 1  # the action, or "Not recorded"
