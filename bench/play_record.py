@@ -461,7 +461,10 @@ def stage_action(robot: Robot, event: dict[str, Any], me: str) -> None:
         robot.tap("button", "Not recorded")
         return
     kind = action["action"]
-    if not page.get_by_role("button", name="Another action", exact=True).locator("visible=true").count():
+    with_token = f"{ACTION_BUTTONS[kind]}: {reward_name(action.get('reward', ''))}"
+    if page.get_by_role("button", name=with_token, exact=True).locator("visible=true").count():
+        robot.tap("button", with_token)  # the action and its token of the supply in one tap
+    elif not page.get_by_role("button", name="Another action", exact=True).locator("visible=true").count():
         robot.tap("button", ACTION_BUTTONS[kind])
     if robot.stage() != "action":  # the action left nothing to choose: its details were filled in
         return

@@ -144,6 +144,10 @@ def _apply_op(screen: Screen, op: str, form: dict[str, str]) -> None:
         case "action", [kind]:
             _choose_action(screen)
             event["special_action"] = {"action": _choice(kind, SpecialActionKind)}
+        case "action", [kind, reward] if kind in _ACTIONS_WITH_A_TOKEN:  # the action and its token in one tap
+            _choose_action(screen)
+            event["special_action"] = {"action": kind}
+            _detail(screen, "reward", reward)
         case "detail", [key, value]:
             _detail(screen, key, value)
         case "take", ["all", take]:
@@ -169,6 +173,10 @@ def _apply_op(screen: Screen, op: str, form: dict[str, str]) -> None:
             del event["cards"][int(number)]
         case _:
             raise BadOp(_("That button is out of date; here is the current step."))
+
+
+_ACTIONS_WITH_A_TOKEN = {SpecialActionKind.REWARD_OF_SHAPE.value, SpecialActionKind.TWO_REWARDS.value}
+"""The actions whose one detail is a token of the supply, tapped with it."""
 
 
 def _reopen(draft: Draft, stage: str) -> None:
@@ -454,7 +462,7 @@ def _action_complete(screen: Screen, state: GameState) -> bool:
 
 def _fill_forced(screen: Screen, kind: SpecialActionKind, action: dict[str, Any]) -> None:
     """Fill in the details of the chosen action that leave nothing to choose: a giver who holds one kind only,
-    the only kind one can trade away or get, the only kind left in the supply."""
+    the only kind one can trade away or get."""
     options = screen.options
     if options is None:
         return
@@ -466,9 +474,6 @@ def _fill_forced(screen: Screen, kind: SpecialActionKind, action: dict[str, Any]
         action.setdefault("give", options.own[0].value)
     if kind is SpecialActionKind.TRADE and len(offers) == 1 and "get" not in action:
         action["with"], action["get"] = offers[0][0], offers[0][1].value
-    rewards = {SpecialActionKind.REWARD_OF_SHAPE, SpecialActionKind.TWO_REWARDS}
-    if kind in rewards and len(options.supply) == 1 and "reward" not in action:
-        _detail(screen, "reward", next(iter(options.supply)).value)
 
 
 def _choice[E: StrEnum](value: str, kind: type[E]) -> str:

@@ -74,15 +74,19 @@ def test_an_exchange_with_no_second_swap_to_make_ends_after_the_first(member_cli
     assert "White gives the supply a green square and takes a green hexagon." in saved_card(member_client, entry)
 
 
-def test_a_reward_from_a_supply_of_one_kind_is_filled_in(member_client: Client, group: Group) -> None:
-    """Every kind but the black circle has run out: a reward of a shape needs no token tapped."""
-    game = create_game(group, FOREST_PLAYERS, {"reward_supply": 1}, promos=True)
-    gone = [reward.value for reward in Reward if reward is not Reward.BLACK_CIRCLE]
-    change_log(game, game.revision, lambda events: [dam("White", reward) for reward in gone])
-    game.refresh_from_db()
-    entry = new(member_client, game, "volcano").tap(f"set:player:{RED}").tap("action:reward_of_shape")
+def test_an_action_and_its_token_are_one_tap(member_client: Client, game: Game) -> None:
+    """Issue 32: two rewards, or a reward of a shape, is tapped with its token of the supply ("Two rewards: blue
+    circle"); an action that takes no token, or a token that is no kind, is refused in place."""
+    after_forest(game)
+    entry = new(member_client, game, "volcano").tap(f"set:player:{RED}")
+    assert 'value="action:reward_of_shape:blue-circle"' in entry.html
+    assert 'aria-label="Two rewards: blue circle"' in entry.html and 'value="action:two_rewards"' not in entry.html
+    for stale in ("action:gifts:blue-circle", "action:two_rewards:gold-unicorn"):
+        entry.tap(stale)
+        assert entry.response.status_code == 422 and "That button is out of date" in entry.html
+    entry.tap("action:two_rewards:blue-circle")
     assert entry.saved_to
-    assert replay_game(game).state.holdings["Red"].held() == {Reward.BLACK_CIRCLE: 1}
+    assert replay_game(game).state.holdings["Red"].held() == {Reward.BLUE_CIRCLE: 2}
 
 
 def dam(player: str, reward: str) -> dict[str, str]:
