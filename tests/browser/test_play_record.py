@@ -60,20 +60,24 @@ def play_totals(record: str) -> tuple[list[dict[str, Any]], dict[str, Any]]:
 
 
 @pytest.mark.parametrize(
-    ("record", "territories"), [("okanagan-dense-four-players.json", 16), ("okanagan-denser-four-players.json", 19)]
+    ("record", "territories", "most"),
+    # Issue 32's targets are a median of 10, none over 14, 190 event taps: the dense game is within them but
+    # for its event taps; the denser one is not (docs/performance.md: its decisions alone are 11 / 12 / 17).
+    [("okanagan-dense-four-players.json", 16, (10, 14, 194)), ("okanagan-denser-four-players.json", 19, (11, 16, 257))],
 )
-def test_every_tap_of_a_dense_game_s_territory_carries_a_decision(browser: Any, record: str, territories: int) -> None:
+def test_every_tap_of_a_dense_game_s_territory_carries_a_decision(
+    browser: Any, record: str, territories: int, most: tuple[int, int, int]
+) -> None:
     """Issue 32: no territory costs more taps than the decisions the person must express (the icons, the
     buildings, the tie's order, the action and its details, each pick that leaves a choice, as the robot counts
-    them from the record and the rules), in at most 3 screens. The dense game (16 territories, 3–4 players
-    building in most, ties of two and three, every special action) stays within issue 23's targets, its
-    longest territory (a trade) at 14 taps."""
+    them from the record and the rules), in at most 3 screens; the median and the longest territory, and the
+    event taps, no more than issue 32 left them."""
     events, totals = play_totals(record)
     assert totals["territories"] == territories
     over = {part["index"]: (part["taps"], part["decisions"]) for part in events if part.get("decisions") is not None}
     assert len(over) == territories
     assert {index: counts for index, counts in over.items() if counts[0] > counts[1]} == {}
     assert totals["territory_screens_max"] <= 3
-    if record == "okanagan-dense-four-players.json":
-        taps = totals["territory_taps"]
-        assert taps["median"] <= 10 and taps["max"] <= 14 and totals["event_taps"] <= 200, totals
+    taps = totals["territory_taps"]
+    median, longest, event_taps = most
+    assert taps["median"] <= median and taps["max"] <= longest and totals["event_taps"] <= event_taps, totals
