@@ -56,7 +56,19 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from deploy.serve import prepare  # noqa: E402
-from rules import Reward, RulesError, on_one_card  # noqa: E402
+from rules import (  # noqa: E402
+    GameState,
+    Reward,
+    RulesError,
+    SpecialActionKind,
+    answer_territory,
+    apply_event,
+    exchange_options,
+    new_game,
+    on_one_card,
+    parse_territory_so_far,
+    special_action_options,
+)
 from rules.reading import read_json  # noqa: E402
 from rules.record import parse_record  # noqa: E402
 from scoring.table.entry.stages import MAX_CHIP  # noqa: E402
@@ -138,12 +150,15 @@ class Counts:
         self.server_ms = 0.0
         self.tap_ms: list[float] = []
         self.phone = 0
+        self.decisions: int | None = None
+        """A territory: what the person must express of it (:func:`territory_decisions`)."""
 
     def as_json(self) -> dict[str, Any]:
         return {
             "index": self.index,
             "type": self.kind,
             "taps": self.taps,
+            **({} if self.decisions is None else {"decisions": self.decisions}),
             "typed": self.typed,
             "scrolls": self.scrolls,
             "screens": self.screens,
@@ -446,22 +461,30 @@ def stage_action(robot: Robot, event: dict[str, Any], me: str) -> None:
         robot.tap("button", "Not recorded")
         return
     kind = action["action"]
-    if not page.get_by_role("button", name="Another action", exact=True).locator("visible=true").count():
+    with_token = f"{ACTION_BUTTONS[kind]}: {reward_name(action.get('reward', ''))}"
+    if page.get_by_role("button", name=with_token, exact=True).locator("visible=true").count():
+        robot.tap("button", with_token)  # the action and its token of the supply in one tap
+    elif not page.get_by_role("button", name="Another action", exact=True).locator("visible=true").count():
         robot.tap("button", ACTION_BUTTONS[kind])
+    if robot.stage() != "action":  # the action left nothing to choose: its details were filled in
+        return
     if kind in {"reward_of_shape", "two_rewards"}:
         robot.tap("button", reward_name(action["reward"]))
     elif kind == "gifts":  # a giver who holds one kind only has nothing to choose: no button
         for giver, reward in action.get("from", {}).items():
             if page.get_by_role("button", name=f"{giver}: {reward_name(reward)}", exact=True).count():
                 robot.tap("button", f"{giver}: {reward_name(reward)}")
-    elif kind == "trade":
-        robot.tap("button", action["with"])
-        robot.tap("button", reward_name(action["give"]), page.locator("#wizard p:has-text('Gives:') + .row"))
-        robot.tap("button", reward_name(action["get"]), page.locator("#wizard p:has-text('Gets:') + .row"))
+    elif kind == "trade":  # what one gives (filled in when one holds a single kind), then whom with and what
+        gives = page.locator("#wizard p:has-text('Gives:') + .row")
+        if gives.count():
+            robot.tap("button", reward_name(action["give"]), gives)
+        get = f"{action['with']}: {reward_name(action['get'])}"
+        if page.get_by_role("button", name=get, exact=True).count():  # else the only token to get: filled in
+            robot.tap("button", get)
     elif kind in {"exchange_shape", "exchange_colour"}:
         for given, taken in action["swaps"]:
             robot.tap("button", f"{reward_name(given)} → {reward_name(taken)}")
-        if len(action["swaps"]) < 2:
+        if robot.stage() == "action":  # one swap, and a second one could be made: it ends with Done
             robot.tap("button", "Done")
 
 
@@ -612,6 +635,7 @@ def expected_scores(path: Path) -> list[dict[str, int | str]]:
 
 def summary(parts: list[Counts], territories: list[Counts]) -> dict[str, Any]:
     taps = [part.taps for part in territories]
+    decisions = [part.decisions or 0 for part in territories]
     events = [part for part in parts if isinstance(part.index, int)]
     event_taps = sum(part.taps for part in events)
     by_phone: dict[int, int] = {}
@@ -629,6 +653,10 @@ def summary(parts: list[Counts], territories: list[Counts]) -> dict[str, Any]:
         "busiest_phone_share": round(max(by_phone.values()) / event_taps, 3) if event_taps else 0,
         "territories": len(taps),
         "territory_taps": ({"min": min(taps), "median": statistics.median(taps), "max": max(taps)} if taps else None),
+        "territory_decisions": (
+            {"min": min(decisions), "median": statistics.median(decisions), "max": max(decisions)} if taps else None
+        ),
+        "territory_taps_without_a_decision": sum(taps) - sum(decisions),
         "territory_screens_max": max((part.screens for part in territories), default=0),
         "answer_ms_per_tap": (
             {
@@ -640,6 +668,48 @@ def summary(parts: list[Counts], territories: list[Counts]) -> dict[str, Any]:
             else None
         ),
     }
+
+
+def territory_decisions(record: dict[str, Any]) -> dict[int, int]:
+    """What a person must express of each territory, counted from the record and the game as it stands before
+    it (``rules`` says what is forced): which territory; each kind of icon (its count); each building; the order
+    of each group of tied players (a choice for each of them but the last); the lone player's choice; the
+    special action and each of its details that leaves a choice (a token of the supply among several, each
+    giver holding several kinds, what one gives and what one gets when there is a choice, each swap, and
+    stopping after one swap when a second could be made); each collector's pick that leaves a choice; that
+    nobody built there, when nobody did. The closer is not counted: the phone proposes its player, who closes
+    the territories it enters."""
+    parsed = parse_record(record)
+    state = new_game(parsed.players, parsed.options)
+    counts: dict[int, int] = {}
+    for index, (event, raw) in enumerate(zip(parsed.events, record["events"], strict=True)):
+        if raw["type"] == "territory":
+            counts[index] = _decisions(state, parsed.players, raw)
+        apply_event(state, event, index)
+    return counts
+
+
+def _decisions(state: GameState, players: tuple[str, ...], raw: dict[str, Any]) -> int:
+    answer = answer_territory(state, parse_territory_so_far(players, raw), action_answered=True)
+    count = 1 + len(raw.get("rewards", {})) + sum(sum(kinds.values()) for kinds in raw.get("buildings", {}).values())
+    count += sum(len(tied) - 1 for tied in answer.report.ties)  # the closer puts all but the last of each in order
+    count += (answer.report.lone is not None) + (not answer.report.influence)  # the lone choice; nobody built
+    action = raw.get("special_action")
+    if answer.recipient is not None:
+        count += 1  # the action, or "Not recorded"
+    if answer.recipient is not None and action:
+        options = special_action_options(state, answer.recipient, collects=answer.report.lone is None)
+        kind = SpecialActionKind(action["action"])
+        if kind in {SpecialActionKind.REWARD_OF_SHAPE, SpecialActionKind.TWO_REWARDS}:
+            count += len(options.supply) > 1
+        elif kind is SpecialActionKind.GIFTS:
+            count += sum(len(kinds) > 1 for kinds in options.holders.values())
+        elif kind is SpecialActionKind.TRADE:
+            count += (len(options.own) > 1) + (sum(map(len, options.holders.values())) > 1)
+        elif "swaps" in action:
+            swaps = [(Reward(given), Reward(taken)) for given, taken in action["swaps"]]
+            count += len(swaps) + (len(swaps) == 1 and bool(exchange_options(state, answer.recipient, kind, swaps)))
+    return count + sum(turn.settled({}) is None for turn in answer.turns)
 
 
 def actor(record: dict[str, Any], event: dict[str, Any]) -> int:
@@ -692,12 +762,14 @@ def play(
                             phones[-1].counts = robot.counts
                             seat(phones[-1], join_url, player)
                     held: dict[str, list[tuple[str, frozenset[str]]]] = {}
+                    decisions = territory_decisions(record)
                     revision = ""  # the game's, as the phone that entered the last event shows it
                     for index, event in enumerate(record["events"]):
                         seat_number = 0 if one_phone else actor(record, event)
                         robot = phones[seat_number]
                         robot.counts = Counts(index, event["type"])
                         robot.counts.phone = seat_number
+                        robot.counts.decisions = decisions.get(index)
                         parts.append(robot.counts)
                         me = record["players"][seat_number]
                         play_event(robot, event, me, held.get(me, []), revision)

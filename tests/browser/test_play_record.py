@@ -45,19 +45,39 @@ def test_the_robot_plays_a_record_to_the_same_final_scores(browser: Any, record:
     assert not territories or totals["territory_taps"]["min"] > 0
 
 
-def test_the_dense_game_stays_within_issue_23_s_tap_targets(browser: Any) -> None:
-    """The dense 4-player game (16 territories, 3–4 players building in most, ties of two and three, every
-    special action): a median of at most 10 taps per territory, none over 16, at most 200 event taps."""
-    record = "tests/data/okanagan-dense-four-players.json"
+def play_totals(record: str) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """The robot's report on ``record``: each event, and the totals."""
     run = subprocess.run(
-        [sys.executable, "bench/play_record.py", "--totals", record],
+        [sys.executable, "bench/play_record.py", f"tests/data/{record}"],
         cwd=ROOT,
         capture_output=True,
         text=True,
         timeout=900,
     )
     assert run.returncode == 0, run.stderr
-    totals = json.loads(run.stdout)["totals"]
+    report = json.loads(run.stdout)
+    return report["events"], report["totals"]
+
+
+@pytest.mark.parametrize(
+    ("record", "territories", "most"),
+    # Issue 32's targets are a median of 10, none over 14, 190 event taps: the dense game is within them but
+    # for its event taps; the denser one is not (docs/performance.md: its decisions alone are 11 / 12 / 17).
+    [("okanagan-dense-four-players.json", 16, (10, 14, 194)), ("okanagan-denser-four-players.json", 19, (11, 16, 257))],
+)
+def test_every_tap_of_a_dense_game_s_territory_carries_a_decision(
+    browser: Any, record: str, territories: int, most: tuple[int, int, int]
+) -> None:
+    """Issue 32: no territory costs more taps than the decisions the person must express (the icons, the
+    buildings, the tie's order, the action and its details, each pick that leaves a choice, as the robot counts
+    them from the record and the rules), in at most 3 screens; the median and the longest territory, and the
+    event taps, no more than issue 32 left them."""
+    events, totals = play_totals(record)
+    assert totals["territories"] == territories
+    over = {part["index"]: (part["taps"], part["decisions"]) for part in events if part.get("decisions") is not None}
+    assert len(over) == territories
+    assert {index: counts for index, counts in over.items() if counts[0] > counts[1]} == {}
+    assert totals["territory_screens_max"] <= 3
     taps = totals["territory_taps"]
-    assert totals["territories"] == 16
-    assert taps["median"] <= 10 and taps["max"] <= 16 and totals["event_taps"] <= 200, totals
+    median, longest, event_taps = most
+    assert taps["median"] <= median and taps["max"] <= longest and totals["event_taps"] <= event_taps, totals

@@ -323,7 +323,7 @@ FORGED: dict[str, tuple[str, str, dict[str, Any]]] = {
     "an unknown special action": ("territory", "save", FOREST_SO_FAR | {"special_action": {"action": "bogus"}}),
     "a trade with nobody at the table": (
         "territory",
-        "detail:get:green-square",
+        "detail:get:0=green-square",
         FOREST_SO_FAR | {"special_action": {"action": "trade", "with": "Nobody", "give": "green-square"}},
     ),
     "an unknown territory": ("territory", "add:rewards:green-square:1", {"type": "territory", "territory": "ocean"}),

@@ -32,9 +32,9 @@ STAGE_FIELDS = {
 SCREENS = {"order": "resolve", "lone": "resolve", "action": "resolve", "picks": "resolve", "confirm": "resolve"}
 MAX_CHIP = 4
 """The largest count a chip offers for the reward icons of one kind in a territory (more: tap + again)."""
-MAX_WHOLE_TAKES = 8
-"""The most whole takes of two kinds or more a collector is offered as one chip each (two rows at 390 px); with
-more choices than that, the chips of each kind alone are clearer."""
+MAX_WHOLE_TAKES = 12
+"""The most whole takes of two kinds or more a collector is offered as one chip each (four rows at 390 px: 3 of a
+pool of 4 kinds mix in 10 ways); with more choices than that, the chips of each kind alone are clearer."""
 MAX_WHOLE_ORDERS = 6
 """The most whole orders of tied players offered as one button each (a tie of 3, or two ties of 2)."""
 

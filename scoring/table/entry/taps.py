@@ -144,6 +144,10 @@ def _apply_op(screen: Screen, op: str, form: dict[str, str]) -> None:
         case "action", [kind]:
             _choose_action(screen)
             event["special_action"] = {"action": _choice(kind, SpecialActionKind)}
+        case "action", [kind, reward] if kind in _ACTIONS_WITH_A_TOKEN:  # the action and its token in one tap
+            _choose_action(screen)
+            event["special_action"] = {"action": kind}
+            _detail(screen, "reward", reward)
         case "detail", [key, value]:
             _detail(screen, key, value)
         case "take", ["all", take]:
@@ -169,6 +173,10 @@ def _apply_op(screen: Screen, op: str, form: dict[str, str]) -> None:
             del event["cards"][int(number)]
         case _:
             raise BadOp(_("That button is out of date; here is the current step."))
+
+
+_ACTIONS_WITH_A_TOKEN = {SpecialActionKind.REWARD_OF_SHAPE.value, SpecialActionKind.TWO_REWARDS.value}
+"""The actions whose one detail is a token of the supply, tapped with it."""
 
 
 def _reopen(draft: Draft, stage: str) -> None:
@@ -410,10 +418,11 @@ def _detail(screen: Screen, key: str, value: str) -> None:
         action["reward"] = reward.value
         if kind == SpecialActionKind.REWARD_OF_SHAPE:
             action["shape"] = reward.shape.value
-    elif key in {"with", "give", "get"} and kind == SpecialActionKind.TRADE:
-        action[key] = _player(screen, value) if key == "with" else _choice(value, Reward)
-        if key == "with":
-            action.pop("get", None)
+    elif key == "give" and kind == SpecialActionKind.TRADE:
+        action["give"] = _choice(value, Reward)
+    elif key == "get" and kind == SpecialActionKind.TRADE:  # whom with and what, in one tap: ``1=green-square``
+        partner, _sep, token = value.partition("=")
+        action["with"], action["get"] = _player(screen, partner), _choice(token, Reward)
     elif key == "gift" and kind == SpecialActionKind.GIFTS:
         giver, _sep, gift = value.partition("=")
         action.setdefault("from", {})[_player(screen, giver)] = _choice(gift, Reward)
@@ -435,24 +444,36 @@ def _action_complete(screen: Screen, state: GameState) -> bool:
     if screen.recipient is None or not isinstance(action, dict):
         return False
     kind = SpecialActionKind(action["action"])
+    _fill_forced(screen, kind, action)
     holders = screen.options.holders if screen.options else {}
-    if kind is SpecialActionKind.GIFTS:  # a player who holds one kind only has nothing to choose: filled in
-        forced = {giver: gifts[0].value for giver, gifts in holders.items() if len(gifts) == 1}
-        action["from"] = forced | action.get("from", {})
     if kind is SpecialActionKind.GIFTS and set(action.get("from", {})) != set(holders):
         return False
     if kind is SpecialActionKind.TRADE and not {"with", "give", "get"} <= set(action):
         return False
     exchange = kind in {SpecialActionKind.EXCHANGE_SHAPE, SpecialActionKind.EXCHANGE_COLOUR}
-    if exchange and len(action.get("swaps", [])) < 2:
-        return False
+    if exchange and len(action.get("swaps", [])) < 2 and (not action.get("swaps") or screen.next_swaps):
+        return False  # one swap with no second one to make is the whole exchange
     if kind in {SpecialActionKind.REWARD_OF_SHAPE, SpecialActionKind.TWO_REWARDS} and "reward" not in action:
         return False
-    if kind is SpecialActionKind.GIFTS:
-        action.setdefault("from", {})
     parsed = parse_special_action(screen.players, action)
     apply_special_action(state.copy(), screen.recipient, parsed, in_territory=screen.draft.kind == EventType.TERRITORY)
     return True
+
+
+def _fill_forced(screen: Screen, kind: SpecialActionKind, action: dict[str, Any]) -> None:
+    """Fill in the details of the chosen action that leave nothing to choose: a giver who holds one kind only,
+    the only kind one can trade away or get."""
+    options = screen.options
+    if options is None:
+        return
+    if kind is SpecialActionKind.GIFTS:
+        forced = {giver: gifts[0].value for giver, gifts in options.holders.items() if len(gifts) == 1}
+        action["from"] = forced | action.get("from", {})
+    offers = [(partner, reward) for partner, kinds in options.holders.items() for reward in kinds]
+    if kind is SpecialActionKind.TRADE and len(options.own) == 1:
+        action.setdefault("give", options.own[0].value)
+    if kind is SpecialActionKind.TRADE and len(offers) == 1 and "get" not in action:
+        action["with"], action["get"] = offers[0][0], offers[0][1].value
 
 
 def _choice[E: StrEnum](value: str, kind: type[E]) -> str:

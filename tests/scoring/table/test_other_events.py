@@ -6,9 +6,11 @@ from __future__ import annotations
 from django.test import Client
 
 from rules import Reward
+from scoring.creation import create_game
 from scoring.log import change_log, replay_game
-from scoring.models import Game
+from scoring.models import Game, Group
 from support.entry import Entry
+from tests.scoring.conftest import FOREST_PLAYERS
 from tests.scoring.table.test_game_pages import FOREST
 
 WHITE, RED, YELLOW = "0", "1", "2"
@@ -35,12 +37,60 @@ def test_volcano_with_a_trade_offers_only_what_is_held(member_client: Client, ga
     entry = new(member_client, game, "volcano").tap(f"set:player:{YELLOW}")
     assert entry.stage == "action"
     assert 'value="action:choose_first"' not in entry.html  # only in a territory
-    entry.tap("action:trade").tap(f"detail:with:{WHITE}")
-    assert 'value="detail:get:green-square"' in entry.html and 'value="detail:get:green-hexagon"' not in entry.html
-    entry.tap("detail:give:green-hexagon").tap("detail:get:green-square")  # the action is complete: saved
+    entry.tap("action:trade")  # whom with and what in one tap: each holder's kinds on their row
+    assert f'value="detail:get:{WHITE}=green-square"' in entry.html
+    assert f'value="detail:get:{WHITE}=green-hexagon"' not in entry.html and f"detail:get:{RED}=" not in entry.html
+    entry.tap("detail:give:green-hexagon").tap(f"detail:get:{WHITE}=green-square")  # the action is complete: saved
     assert "Yellow gives White a green hexagon for a green square." in saved_card(member_client, entry)
     yellow = replay_game(game).state.holdings["Yellow"].held()
     assert yellow == {Reward.GREEN_CIRCLE: 1, Reward.GREEN_SQUARE: 1}
+
+
+def test_a_trade_fills_in_what_leaves_no_choice(member_client: Client, group: Group) -> None:
+    """Red holds one kind only: what Red gives is filled in, and the trade is one tap after the action."""
+    game = create_game(group, FOREST_PLAYERS, {}, promos=True)
+    change_log(
+        game, game.revision, lambda events: [FOREST, {"type": "beaver_dam", "player": "Red", "reward": "blue-circle"}]
+    )
+    game.refresh_from_db()
+    entry = new(member_client, game, "volcano").tap(f"set:player:{RED}").tap("action:trade")
+    assert 'value="detail:give:' not in entry.html
+    entry.tap(f"detail:get:{YELLOW}=green-hexagon")
+    assert "Red gives Yellow a blue circle for a green hexagon." in saved_card(member_client, entry)
+
+
+def test_an_exchange_with_no_second_swap_to_make_ends_after_the_first(member_client: Client, group: Group) -> None:
+    """One token of each kind: White's green square and Red's green circle leave the green hexagon the only
+    other green, and once White holds it no swap is left to make (an exhausted kind stays gone): no Done."""
+    game = create_game(group, FOREST_PLAYERS, {"reward_supply": 1}, promos=True)
+    dams = [
+        {"type": "beaver_dam", "player": player, "reward": reward}
+        for player, reward in (("White", "green-square"), ("Red", "green-circle"))
+    ]
+    change_log(game, game.revision, lambda events: dams)
+    game.refresh_from_db()
+    entry = new(member_client, game, "volcano").tap(f"set:player:{WHITE}").tap("action:exchange_shape")
+    entry.tap("detail:swap:green-square>green-hexagon")
+    assert "White gives the supply a green square and takes a green hexagon." in saved_card(member_client, entry)
+
+
+def test_an_action_and_its_token_are_one_tap(member_client: Client, game: Game) -> None:
+    """Issue 32: two rewards, or a reward of a shape, is tapped with its token of the supply ("Two rewards: blue
+    circle"); an action that takes no token, or a token that is no kind, is refused in place."""
+    after_forest(game)
+    entry = new(member_client, game, "volcano").tap(f"set:player:{RED}")
+    assert 'value="action:reward_of_shape:blue-circle"' in entry.html
+    assert 'aria-label="Two rewards: blue circle"' in entry.html and 'value="action:two_rewards"' not in entry.html
+    for stale in ("action:gifts:blue-circle", "action:two_rewards:gold-unicorn"):
+        entry.tap(stale)
+        assert entry.response.status_code == 422 and "That button is out of date" in entry.html
+    entry.tap("action:two_rewards:blue-circle")
+    assert entry.saved_to
+    assert replay_game(game).state.holdings["Red"].held() == {Reward.BLUE_CIRCLE: 2}
+
+
+def dam(player: str, reward: str) -> dict[str, str]:
+    return {"type": "beaver_dam", "player": player, "reward": reward}
 
 
 def test_volcano_gifts_ask_each_holder(member_client: Client, game: Game) -> None:

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from django.test import Client
 
+from rules import Reward
 from rules.reference import FOREST_EXAMPLE
 from scoring.log import change_log, replay_game
 from scoring.models import Game
+from scoring.table.entry.screen import WholeTake, mixed_takes
+from scoring.table.entry.stages import MAX_WHOLE_TAKES
 from support.entry import Entry
 
 
@@ -246,6 +249,15 @@ def test_a_collector_s_take_of_several_kinds_is_one_chip(member_client: Client, 
         "White": {"green-square": 3, "green-circle": 1},
         "Yellow": {"green-circle": 1, "green-hexagon": 1},
     }
+
+
+def test_a_take_among_ten_mixes_of_kinds_is_still_one_chip() -> None:
+    """Issue 32: 3 of 2 squares, a hexagon, 2 circles and a blue circle mix kinds in 10 ways (the full game's
+    event 4): each is a chip, so the take is one tap rather than one a kind."""
+    left = [(Reward.GREEN_SQUARE, 2), (Reward.GREEN_HEXAGON, 1), (Reward.GREEN_CIRCLE, 2), (Reward.BLUE_CIRCLE, 1)]
+    takes = mixed_takes(left, 3, MAX_WHOLE_TAKES)
+    assert takes is not None and len(takes) == 10
+    assert WholeTake(((Reward.GREEN_SQUARE, 2), (Reward.BLUE_CIRCLE, 1))) in takes
 
 
 def test_a_whole_take_not_offered_is_out_of_date(member_client: Client, game: Game) -> None:
