@@ -17,7 +17,7 @@ from scoring.models import Draft, Game
 
 from .test_drafts_on_phones import second_phone
 from .test_play_on_a_phone import a_table, score_a_territory
-from .test_slow_network import WAITS, nothing_waits, taps_answered
+from .test_slow_network import WAITS, nothing_waits, restarted, taps_answered
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -119,13 +119,8 @@ def test_a_tap_whose_answer_was_lost_and_the_taps_after_it_survive_a_restarted_b
     context.set_offline(True)
     tap_cells(phone, CELLS[1:])
     expect(phone.locator("#entry-queue")).to_contain_text("Offline. Taps waiting: 5")
-    profile = context.storage_state()
-    context.close()
 
-    context = browser.new_context(
-        viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True, storage_state=profile
-    )
-    page = context.new_page()
+    page = restarted(browser, context).new_page()
     answered = taps_answered(page)
     page.goto(url)
     nothing_waits(page)

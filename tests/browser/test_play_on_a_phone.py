@@ -237,9 +237,7 @@ def test_a_whole_two_player_game_to_the_final_scores(live_server: Any, phone: An
     cell(phone, "Ben", "Silo")
     # Ben, the last in the order, takes the special action: tapped on the board, below the buildings.
     expect(phone.get_by_text("Ben takes the special action:", exact=True)).to_be_visible()
-    tap(phone, "Two rewards")
-    expect(phone.get_by_text("Which token from the supply?", exact=True)).to_be_visible()  # the board is gone
-    phone.get_by_role("button", name=re.compile(r"^blue circle \d+$")).click()  # named with how many are left
+    tap(phone, "Two rewards: blue circle")  # the action with its token, in one tap
     # Ann may take 3: the whole pool, so no choice is left and her pick is filled in by itself: the forest is
     # complete and saved itself.
     saved(phone, game_of(phone), 0, "forest closed by Ann")

@@ -71,6 +71,15 @@ def nothing_waits(page: Any) -> None:
     expect(page.locator("#entry-queue")).to_be_empty()
 
 
+def restarted(browser: Any, context: Any) -> Any:
+    """The browser closed and opened again on the same profile (its storage kept, its pages gone): a new context."""
+    profile = context.storage_state()
+    context.close()
+    return browser.new_context(
+        viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True, storage_state=profile
+    )
+
+
 def test_three_quick_taps_on_slow_3g_all_count(live_server: Any, phone: Any) -> None:
     game = a_table(phone, live_server.url, "maya", PLAYERS)
     correction(phone, live_server.url, game)
@@ -258,11 +267,7 @@ def test_taps_made_offline_survive_a_closed_tab_or_browser_and_are_sent_once(
     phone.close()
     context.set_offline(False)
     if closed == "the browser":
-        profile = context.storage_state()
-        context.close()
-        context = browser.new_context(
-            viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True, storage_state=profile
-        )
+        context = restarted(browser, context)
     page = context.new_page()
     answered = taps_answered(page)
     page.goto(url)
