@@ -385,8 +385,10 @@
     if (Date.now() - checkedAt >= every) check();
   }
 
+  // Not while a tap is on its way: its answer says whether the entry is still this phone's, and a first tap's
+  // answer may be what gives the phone its token, without which the entry looks like another phone's.
   async function check() {
-    if (leaving || over || !entry || !words.state || document.hidden) return;
+    if (leaving || over || sending || !entry || !words.state || document.hidden) return;
     checkedAt = Date.now();
     const asked = entry;
     let answer = null;

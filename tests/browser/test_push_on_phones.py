@@ -1,8 +1,8 @@
 """Push on real phones, through nginx as `make serve` runs it (deploy/serve.py, with nchan): a save on one phone
 shows on another within half a second with the timed polls turned off, so by the stream alone, on one app server
-and on two; who is entering a territory shows on the other phones within 0.3 s of the first tap; with the streams
-blocked the pages stay live by polling; nginx restarted, the streams come back; an idle game page makes at most 3
-requests a minute.
+and on two; who is entering a territory shows on the other phones within 0.3 s of the first tap, and an entry
+continued on another phone leaves its first phone at once; with the streams blocked the pages stay live by
+polling; nginx restarted, the streams come back; an idle game page makes at most 3 requests a minute.
 
 One app server on SQLite without Redis (push does not use Redis), two on PostgreSQL and Redis, as in production.
 Latencies are read from the phones' own clocks (``performance.timeOrigin + performance.now()``, the same wall clock
@@ -118,9 +118,9 @@ def a_phone(browser: Any, *, timed_polls: bool = True) -> Any:
     return context.new_page()
 
 
-def owner_phone(browser: Any, pushed: Pushed) -> Any:
+def owner_phone(browser: Any, pushed: Pushed, *, timed_polls: bool = True) -> Any:
     """The group's owner, logged in."""
-    page = a_phone(browser)
+    page = a_phone(browser, timed_polls=timed_polls)
     page.goto(pushed.base + "/accounts/login/")
     page.get_by_label("Username").fill(OWNER[0])
     page.get_by_label("Password").fill(OWNER[1])
@@ -182,6 +182,25 @@ def test_who_is_entering_a_territory_shows_on_another_phone_within_0_3_s_of_the_
     chip(lena, "yellow square", 2)  # the first tap: her entry exists
     expect(bar_link(theo, "Field").locator(".terr-who")).to_have_text("Lena…")
     assert seconds_until_seen(theo, tapped) <= 0.3
+    lena.context.close()
+    theo.context.close()
+
+
+def test_an_entry_continued_on_another_phone_is_withdrawn_from_its_phone_at_once(browser: Any, pushed: Pushed) -> None:
+    game, code = pushed.new_game(("Lena", "Theo"))
+    lena = owner_phone(browser, pushed, timed_polls=False)  # nor its entry's checks: what tells it is the stream
+    lena.goto(f"{pushed.base}/games/{game}/")
+    score_a_territory(lena, "Field")
+    chip(lena, "yellow square", 2)
+    streaming(lena)
+    lena.evaluate(SEEN_AT, ["#entry-queue", "This entry was continued on another phone."])
+
+    theo = guest_phone(browser, pushed, code)
+    tapped = time.time()
+    theo.get_by_role("button", name="Continue here").click()
+    expect(lena.locator("#entry-queue")).to_have_text("This entry was continued on another phone.")
+    expect(lena.locator("#wizard button")).to_have_count(0)  # its stale controls are gone
+    assert seconds_until_seen(lena, tapped) <= 0.5
     lena.context.close()
     theo.context.close()
 
