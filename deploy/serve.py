@@ -272,14 +272,16 @@ def main() -> int:
     servers = f"{options.servers} servers of " if options.servers > 1 else ""
     cache = "Redis" if env.get("REDIS_URL") else "the database cache (set REDIS_URL for Redis)"
     print(f"Serving on http://{options.host}:{options.port}/ with {servers}{options.workers} workers, {cache}")
+    if not site.env["PUSH_PUBLISH_URL"]:
+        print("No push: nginx's nchan module is missing (apt-get install -y libnginx-mod-nchan); the pages poll")
     print("Ctrl-C stops")
     try:
         site.stopping.wait()  # until Ctrl-C: the app servers and nginx are started again if they exit
-        return 1
     except KeyboardInterrupt:
-        return 0
+        pass
     finally:
         site.stop()
+    return 0
 
 
 if __name__ == "__main__":

@@ -33,6 +33,7 @@ def game_changed(game: Game, *, log: bool = False, where: dict[str, Any] | None 
         return False
     game_id, token = game.pk, game.spectator_token
     on_commit(lambda: live_backend().published(game_id), robust=True)
+    # After the live backend has the new version (on_commit runs in order): the polls a push causes must find it.
     on_commit(lambda: push.published(token), robust=True)
     return True
 
