@@ -1,6 +1,6 @@
 """Push on real phones, through nginx as `make serve` runs it (deploy/serve.py, with nchan): a save on one phone
 shows on another within half a second with the timed polls turned off, so by the stream alone, on one app server
-and on two; who is entering a territory shows on the other phones within 0.3 s of the first tap, and an entry
+and on two; who is entering a territory shows on the other phones within 0.3 s of the first tap's answer, and an entry
 continued on another phone leaves its first phone at once; with the streams blocked the pages stay live by
 polling; nginx restarted, the streams come back; an idle game page makes at most 3 requests a minute.
 
@@ -164,7 +164,9 @@ def seconds_until_seen(watcher: Any, tapping: Any, path: str = "") -> float:
     return (float(seen) - float(answered)) / 1000
 
 
-def test_a_save_shows_on_another_phone_within_half_a_second_by_the_stream_alone(browser: Any, pushed: Pushed) -> None:
+def test_a_save_shows_on_another_phone_within_half_a_second_of_its_answer_by_the_stream_alone(
+    browser: Any, pushed: Pushed
+) -> None:
     game, code = pushed.new_game(("Ann", "Ben"))
     saver = owner_phone(browser, pushed)
     saver.goto(f"{pushed.base}/games/{game}/")
@@ -180,7 +182,7 @@ def test_a_save_shows_on_another_phone_within_half_a_second_by_the_stream_alone(
     watcher.context.close()
 
 
-def test_who_is_entering_a_territory_shows_on_another_phone_within_0_3_s_of_the_first_tap(
+def test_who_is_entering_a_territory_shows_on_another_phone_within_0_3_s_of_the_first_tap_s_answer(
     browser: Any, pushed: Pushed
 ) -> None:
     game, code = pushed.new_game(("Lena", "Theo"))
