@@ -1,8 +1,9 @@
 """Push on real phones, through nginx as `make serve` runs it (deploy/serve.py, with nchan): a save on one phone
 shows on another within half a second with the timed polls turned off, so by the stream alone, on one app server
 and on two; who is entering a territory shows on the other phones within 0.3 s of the first tap's answer, and an entry
-continued on another phone leaves its first phone at once; with the streams blocked the pages stay live by
-polling; nginx restarted, the streams come back; an idle game page makes at most 3 requests a minute.
+continued on another phone leaves its first phone at once, as the end of the game leaves an entry and a deleted
+game sends its phones away; with the streams blocked the pages stay live by polling; nginx restarted, the streams
+come back; an idle game page makes at most 3 requests a minute.
 
 One app server on SQLite without Redis (push does not use Redis), two on PostgreSQL and Redis, as in production.
 Latencies are read from the phones' own clocks (``performance.timeOrigin + performance.now()``, the same wall clock
@@ -52,6 +53,13 @@ group = Group.objects.get_or_create(name="Push", owner=owner)[0]
 group.members.add(owner)
 game = create_game(group, PLAYERS, {}, promos=False)
 print(game.pk, game.table_code)
+"""
+
+END = """
+from scoring.log import finish
+from scoring.models import Game
+game = Game.objects.get(pk=GAME)
+finish(game, game.revision)
 """
 
 SEEN_AT = """([selector, text]) => {
@@ -218,6 +226,35 @@ def test_an_entry_continued_on_another_phone_is_withdrawn_from_its_phone_at_once
     assert seconds_until_seen(lena, theo) <= 0.5
     lena.context.close()
     theo.context.close()
+
+
+def test_the_end_of_the_game_reaches_a_phone_in_an_entry_at_once(browser: Any, pushed: Pushed) -> None:
+    game, code = pushed.new_game(("Ann", "Ben"))
+    ben = guest_phone(browser, pushed, code, timed_polls=False)
+    score_a_territory(ben, "Lake")
+    chip(ben, "blue circle", 2)
+    streaming(ben)
+
+    ended = site_shell(END.replace("GAME", str(game)), pushed.site.env)  # another phone ends it, publishing
+    assert ended.returncode == 0, ended.stderr
+    expect(ben.get_by_text("The game has ended: its events can no longer be changed.")).to_be_visible()
+    expect(ben.locator("#wizard button")).to_have_count(0)  # its stale controls are gone
+    ben.context.close()
+
+
+def test_a_deleted_game_sends_its_phones_away_at_once_saying_who(browser: Any, pushed: Pushed) -> None:
+    game, code = pushed.new_game(("Ann", "Ben"))
+    owner = owner_phone(browser, pushed)
+    watcher = guest_phone(browser, pushed, code, timed_polls=False)
+    streaming(watcher)
+
+    owner.goto(f"{pushed.base}/games/{game}/delete/")
+    tap(owner, "Delete the game")
+    expect(owner.get_by_text(re.compile("^Game deleted: "))).to_be_visible()
+    expect(watcher).to_have_url(f"{pushed.base}/")  # its stream closed with its channel: it polled at once
+    expect(watcher.get_by_text(f"This game was deleted by {OWNER[0]}.")).to_be_visible()
+    owner.context.close()
+    watcher.context.close()
 
 
 def test_with_its_stream_blocked_a_page_stays_live_by_polling(browser: Any, pushed: Pushed) -> None:
