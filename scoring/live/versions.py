@@ -12,6 +12,7 @@ in one place.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from django.db.models import F
@@ -22,6 +23,8 @@ from scoring.live.backends import LiveRow, live_backend
 from scoring.models import Game, new_table_code, new_token
 
 TOKEN_LENGTH = Game._meta.get_field("spectator_token").max_length
+TOKEN = re.compile(r"[A-Za-z0-9_-]+")
+"""What a spectator token is made of (:func:`scoring.models.new_token`, URL-safe base64)."""
 
 
 def game_changed(game: Game, *, log: bool = False, where: dict[str, Any] | None = None, **fields: Any) -> bool:
@@ -57,6 +60,6 @@ def link_gone(token: str) -> None:
 def current(token: str) -> LiveRow | None:
     """The pk, revision and activity of the game whose spectator token is ``token``, or ``None`` if none is:
     what an unchanged poll is checked against."""
-    if TOKEN_LENGTH is not None and len(token) > TOKEN_LENGTH:
-        return None  # no game has it: not worth a query, nor a key
+    if (TOKEN_LENGTH is not None and len(token) > TOKEN_LENGTH) or not TOKEN.fullmatch(token):
+        return None  # no game has it: not worth a query, nor a key (PostgreSQL refuses a NUL in a query)
     return live_backend().current(token)
