@@ -71,7 +71,7 @@ from rules import (  # noqa: E402
 )
 from rules.reading import read_json  # noqa: E402
 from rules.record import parse_record  # noqa: E402
-from scoring.table.entry.stages import MAX_CHIP  # noqa: E402
+from scoring.table.entry.stages import MAX_CHIP, MAX_WHOLE_POOL  # noqa: E402
 from support.chromium import CHROMIUM_FLAGS, chromium_path  # noqa: E402
 from support.production import free_port, production_env, serve  # noqa: E402
 
@@ -283,6 +283,11 @@ class Robot:
         return str(stage.get_attribute("data-stage")) if stage.count() else ""
 
 
+def by_kind(item: tuple[str, int]) -> int:
+    """A reward and its count, in the record's order of kinds (as the site lists them)."""
+    return REWARD_ORDER.index(item[0])
+
+
 def reward_name(reward: str) -> str:
     return reward.replace("-", " ")
 
@@ -403,7 +408,11 @@ def stage_board(robot: Robot, event: dict[str, Any], me: str) -> None:
     rewards = event.get("rewards", {})
     home = {reward: count for reward, count in rewards.items() if reward.startswith(colour + "-")}
     others = {reward: count for reward, count in rewards.items() if reward not in home}
-    chips(robot, home)
+    if len(home) == 3 and all(1 <= count <= MAX_WHOLE_POOL for count in home.values()):  # the whole pool in one tap
+        pool = " + ".join(f"{count} × {reward_name(reward)}" for reward, count in sorted(home.items(), key=by_kind))
+        robot.tap("button", pool, robot.page.locator("#wizard .pools"))
+    else:
+        chips(robot, home)
     group = robot.page.locator("#wizard .others")
     for reward, count in others.items():  # icons of other colours: a tap is one more
         for _ in range(count):

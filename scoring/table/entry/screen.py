@@ -21,7 +21,7 @@ from rules import (
 )
 from rules.components import whole_game_buildings
 from scoring.table.entry.draft import Draft
-from scoring.table.entry.stages import MAX_CHIP, MAX_WHOLE_ORDERS, MAX_WHOLE_TAKES, SCREENS, STAGES
+from scoring.table.entry.stages import MAX_CHIP, MAX_WHOLE_ORDERS, MAX_WHOLE_POOL, MAX_WHOLE_TAKES, SCREENS, STAGES
 
 
 class WholeTake(NamedTuple):
@@ -34,9 +34,14 @@ class WholeTake(NamedTuple):
         return [reward for reward, count in self.parts for _ in range(count)]
 
     @property
+    def encoded(self) -> str:
+        """Its kinds and counts as an op writes them: ``green-square=2+blue-circle=1``."""
+        return "+".join(f"{reward.value}={count}" for reward, count in self.parts)
+
+    @property
     def op(self) -> str:
         """The chip's op: ``take:all:green-square=2+blue-circle=1``."""
-        return "take:all:" + "+".join(f"{reward.value}={count}" for reward, count in self.parts)
+        return f"take:all:{self.encoded}"
 
 
 def mixed_takes(left: list[tuple[Reward, int]], room: int, most: int) -> list[WholeTake] | None:
@@ -151,6 +156,19 @@ class Screen:
         """The other nine kinds, shown on demand (tiles can show icons of other colours)."""
         home = self.home_rewards
         return [reward for reward in Reward if reward not in home]
+
+    @property
+    def whole_pools(self) -> list[tuple[WholeTake, bool]]:
+        """The territory's icons of its colour in one tap, when it shows each of the three kinds once or twice (as
+        the icons lie on the tiles: ■■⬢●): each pool, and whether it is the one entered. A pool of other counts is
+        tapped kind by kind (:attr:`chips`)."""
+        home = self.home_rewards
+        if not home:
+            return []
+        entered = self.event.get("rewards", {})
+        counts = product(range(1, MAX_WHOLE_POOL + 1), repeat=len(home))
+        pools = [WholeTake(tuple(zip(home, pool, strict=True))) for pool in counts]
+        return [(pool, all(entered.get(reward.value, 0) == count for reward, count in pool.parts)) for pool in pools]
 
     @property
     def chips(self) -> range:

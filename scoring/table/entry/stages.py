@@ -32,6 +32,9 @@ STAGE_FIELDS = {
 SCREENS = {"order": "resolve", "lone": "resolve", "action": "resolve", "picks": "resolve", "confirm": "resolve"}
 MAX_CHIP = 4
 """The largest count a chip offers for the reward icons of one kind in a territory (more: tap + again)."""
+MAX_WHOLE_POOL = 2
+"""The most icons of one kind a whole pool chip shows: a territory that shows each of its colour's three kinds
+once or twice is entered in one tap (8 chips), not one a kind."""
 MAX_WHOLE_TAKES = 12
 """The most whole takes of two kinds or more a collector is offered as one chip each (four rows at 390 px: 3 of a
 pool of 4 kinds mix in 10 ways); with more choices than that, the chips of each kind alone are clearer."""

@@ -120,6 +120,8 @@ def _apply_op(screen: Screen, op: str, form: dict[str, str]) -> None:
             _set_count(
                 event.setdefault("rewards", {}), _choice(reward, Reward), _bounded(posted_whole(count), signed=False)
             )
+        case "count", ["pool", pool]:
+            _set_pool(screen, pool)
         case "add", ["rewards", reward, step]:
             _add(
                 event.setdefault("rewards", {}),
@@ -250,6 +252,18 @@ def count_from_holdings(state: GameState, player: str) -> dict[str, Any]:
 def _set_count(counts: dict[str, int], key: str, count: int) -> None:
     """A chip: the counter becomes ``count``; tapping the chip of its count again makes it 0."""
     _add(counts, key, (0 if counts.get(key) == count else count) - counts.get(key, 0), signed=False)
+
+
+def _set_pool(screen: Screen, pool: str) -> None:
+    """The territory's icons of its colour in one tap (a chip of :attr:`Screen.whole_pools`): each of its three
+    kinds becomes the pool's count; icons of other colours stay as they are."""
+    offered = {whole.encoded: whole for whole, _entered in screen.whole_pools}
+    whole = offered.get(pool)
+    if whole is None:
+        raise BadOp(_("That button is out of date; here is the current step."))
+    rewards = screen.event.setdefault("rewards", {})
+    for reward, count in whole.parts:
+        _add(rewards, reward.value, count - rewards.get(reward.value, 0), signed=False)
 
 
 def _cycle_building(screen: Screen, player: str, building: Building) -> None:

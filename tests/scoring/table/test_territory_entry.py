@@ -312,3 +312,32 @@ def test_a_lone_player_s_special_action_is_tapped_on_the_board(member_client: Cl
     assert entry.saved_to == f"/games/{game.pk}/?saved=0"
     event = game.events.get().data
     assert event["lone_choice"] == "special_action" and event["special_action"] == {"action": "gold_nugget"}
+
+
+def test_a_territory_showing_each_kind_once_or_twice_is_one_tap_of_icons(member_client: Client, game: Game) -> None:
+    """Issue 32: a forest showing 2 squares, a hexagon and a circle is one chip of its whole pool (8 chips: each
+    kind once or twice), not a tap a kind; icons of other colours stay; a wrong chip is put right in one tap, by
+    another chip or a kind's own."""
+    entry = Entry(member_client, f"/games/{game.pk}/events/new/territory/?territory=forest")
+    assert entry.html.count('value="count:pool:') == 8
+    assert 'aria-label="2 × green square + 1 × green hexagon + 1 × green circle"' in entry.html
+    entry.tap("add:rewards:blue-circle:1").tap("count:pool:green-square=2+green-hexagon=2+green-circle=1")
+    assert entry.draft["event"]["rewards"] == {
+        "green-square": 2,
+        "green-hexagon": 2,
+        "green-circle": 1,
+        "blue-circle": 1,
+    }
+    entry.tap("count:pool:green-square=2+green-hexagon=1+green-circle=1")
+    assert entry.draft["event"]["rewards"]["green-hexagon"] == 1
+    assert 'value="count:pool:green-square=2+green-hexagon=1+green-circle=1" aria-pressed="true"' in entry.html
+    entry.tap("count:rewards:green-circle:3")
+    assert 'aria-pressed="true"' not in entry.html.split('class="chips takes pools"')[1].split("</div>")[0]
+
+
+def test_a_pool_chip_not_offered_is_out_of_date(member_client: Client, game: Game) -> None:
+    entry = Entry(member_client, f"/games/{game.pk}/events/new/territory/?territory=lake")
+    for pool in ("green-square=2+green-hexagon=1+green-circle=1", "blue-square=3+blue-hexagon=1+blue-circle=1", "x"):
+        entry.tap(f"count:pool:{pool}")
+        assert entry.response.status_code == 422 and "That button is out of date" in entry.html
+    assert entry.draft["event"]["rewards"] == {}
