@@ -419,8 +419,11 @@ def stage_board(robot: Robot, event: dict[str, Any], me: str) -> None:
             button = group.get_by_role("button", name=re.compile(rf"^{re.escape(reward_name(reward))}: \d+$"))
             robot.tap("button", button.get_attribute("aria-label") or "", group)
     for player, counts in event.get("buildings", {}).items():
+        pairs = min(counts.get("warehouse", 0), counts.get("silo", 0))  # a warehouse and a silo: one tap
+        for _ in range(pairs):
+            robot.tap("button", f"{player}: Warehouse + Silo", robot.page.locator("#wizard .pair"))
         for building, count in counts.items():
-            for _ in range(count):
+            for _ in range(count - (pairs if building in {"warehouse", "silo"} else 0)):
                 cell = robot.page.get_by_role(
                     "button", name=re.compile(rf"^{re.escape(player)}, {BUILDING_NAMES[building]}: \d+$")
                 )

@@ -21,7 +21,15 @@ from rules import (
 )
 from rules.components import whole_game_buildings
 from scoring.table.entry.draft import Draft
-from scoring.table.entry.stages import MAX_CHIP, MAX_WHOLE_ORDERS, MAX_WHOLE_POOL, MAX_WHOLE_TAKES, SCREENS, STAGES
+from scoring.table.entry.stages import (
+    BUILDING_PAIR,
+    MAX_CHIP,
+    MAX_WHOLE_ORDERS,
+    MAX_WHOLE_POOL,
+    MAX_WHOLE_TAKES,
+    SCREENS,
+    STAGES,
+)
 
 
 class WholeTake(NamedTuple):
@@ -110,7 +118,8 @@ class Screen:
         that row)."""
         parts = self.cell_op.split(":")
         if (self.error or self.note) and len(parts) == 4 and parts[:2] == ["cycle", "buildings"] and parts[2].isdigit():
-            return int(parts[2])
+            seat = int(parts[2])
+            return seat if seat < len(self.players) else None  # a forged seat's refusal is said at the top
         return None
 
     @property
@@ -200,6 +209,11 @@ class Screen:
             )
             for seat, player in enumerate(self.players)
         ]
+
+    @property
+    def building_pair(self) -> tuple[Building, Building]:
+        """The two buildings a tap of a player's row adds one of each (:data:`BUILDING_PAIR`)."""
+        return BUILDING_PAIR
 
     @property
     def pick_rows(self) -> list[tuple[Reward, int, int, range]]:

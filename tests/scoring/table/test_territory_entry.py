@@ -341,3 +341,26 @@ def test_a_pool_chip_not_offered_is_out_of_date(member_client: Client, game: Gam
         entry.tap(f"count:pool:{pool}")
         assert entry.response.status_code == 422 and "That button is out of date" in entry.html
     assert entry.draft["event"]["rewards"] == {}
+
+
+def test_a_player_s_warehouse_and_silo_are_one_tap(member_client: Client, game: Game) -> None:
+    """Issue 32: a player who shows a warehouse and a silo around the territory is one tap of their name under
+    the buildings grid (one more of each), not a tap a cell."""
+    entry = Entry(member_client, f"/games/{game.pk}/events/new/territory/?territory=forest")
+    assert 'aria-label="Red: Warehouse + Silo"' in entry.html
+    entry.tap("cycle:buildings:1:warehouse+silo")
+    assert entry.draft["event"]["buildings"] == {"Red": {"warehouse": 1, "silo": 1}}
+    assert 'aria-label="Red, Warehouse: 1"' in entry.html and 'aria-label="Red, Silo: 1"' in entry.html
+
+
+def test_a_pair_past_what_a_player_can_show_is_refused_by_their_row(member_client: Client, game: Game) -> None:
+    """Round 1 gives each player 2 silos: a third pair is refused, said under Red's row, and changes nothing."""
+    entry = Entry(member_client, f"/games/{game.pk}/events/new/territory/?territory=forest")
+    entry.tap("cycle:buildings:1:warehouse+silo").tap("cycle:buildings:1:warehouse+silo")
+    entry.tap("cycle:buildings:1:warehouse+silo")
+    assert entry.response.status_code == 422 and "Not added: Red can show 2 × silo at most here." in entry.html
+    assert entry.draft["event"]["buildings"] == {"Red": {"warehouse": 2, "silo": 2}}
+    row = entry.html.split('class="cell-said"')
+    assert len(row) == 2 and "Not added: Red can show 2 × silo at most here." in row[1].split("</tr>")[0]
+    for forged in ("cycle:buildings:1:silo+warehouse", "cycle:buildings:9:warehouse+silo"):
+        assert entry.tap(forged).response.status_code == 422 and "That button is out of date" in entry.html
