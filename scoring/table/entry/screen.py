@@ -42,6 +42,11 @@ class WholeTake(NamedTuple):
         return [reward for reward, count in self.parts for _ in range(count)]
 
     @property
+    def stacks(self) -> list[list[Reward]]:
+        """Its icons kind by kind (a pool chip shows each kind's icons one above the other)."""
+        return [[reward] * count for reward, count in self.parts]
+
+    @property
     def encoded(self) -> str:
         """Its kinds and counts as an op writes them: ``green-square=2+blue-circle=1``."""
         return "+".join(f"{reward.value}={count}" for reward, count in self.parts)
