@@ -399,8 +399,10 @@ def stage_territory(robot: Robot, event: dict[str, Any], me: str) -> None:
 
 
 def stage_board(robot: Robot, event: dict[str, Any], me: str) -> None:
-    """Who closed it (this phone's player is proposed), the reward icons, the buildings grid, then the board's
-    answer: the tie, the lone player's choice, the last player's special action, or nobody built."""
+    """Who closed it (this phone's player is proposed), the reward icons (the whole pool in one tap when each kind
+    of the territory's colour shows once or twice), the buildings grid (a player's warehouse and silo in one tap),
+    then the board's answer: the tie, the lone player's choice, the last player's special action, or nobody
+    built."""
     closer = robot.page.locator("#wizard [role=group][aria-labelledby=closer-label]")
     if not pressed(robot, event["closed_by"], closer) if closer.count() else False:  # not the question's name
         robot.tap("button", event["closed_by"], closer)
