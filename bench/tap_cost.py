@@ -10,7 +10,7 @@ of a 4-player game of 20 events (the table's usual case), with production settin
 - a save: the last tap of a lake, which saves it (and drops the phone's draft); the lake is then deleted,
   untimed, so that the game keeps its length.
 
-Each is repeated ``--runs`` times, in turn, so that the machine's ups and downs fall on each; it prints each
+Each is repeated ``--runs`` times, :data:`BATCH` in a row, the kinds in turn; it prints each
 request's median CPU time of this process (``time.process_time``: the Python a host pays for; the database
 server's own CPU is not in it), its multiple of the trivial view's, its median wall time and its queries
 (counted once more, apart from the timed runs).
@@ -52,6 +52,9 @@ EVENTS = 20
 LAKE_TAPS = ("set:territory:lake", "count:rewards:blue-circle:1", "set:closed_by:0", "done:board")
 BOARD_TAPS = tuple(f"set:closed_by:{seat}" for seat in "1230")
 """The taps timed as "a tap": who closed the territory, one seat after another (the board is drawn again)."""
+BATCH = 5
+"""Requests of one kind timed in a row, the kinds in turn: each kind is timed warm (as a server busy with it runs
+it, its code and data in the processor's caches), and the machine's ups and downs still fall on each."""
 
 
 def main() -> None:
@@ -68,9 +71,10 @@ def main() -> None:
         }
         for request in requests.values():  # the queries, once, apart from the timed runs
             request.count_queries()
-        for run in range(args.runs + 1):  # the first is a warm-up
+        for run in range(args.runs // BATCH + 1):  # the first is a warm-up
             for request in requests.values():
-                request.time(keep=run > 0)
+                for _ in range(BATCH):
+                    request.time(keep=run > 0)
         floor = statistics.median(requests["trivial view"].cpu)
         print(f"tap cost on {database}, {PLAYERS} players, {EVENTS} events, median of {args.runs} runs")
         print(f"{'request':<14}{'CPU ms':>9}{'× trivial':>11}{'wall ms':>10}{'queries':>9}")

@@ -5,11 +5,14 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+import pytest
 from django.test import Client
 from django.utils import timezone
 
 from scoring.models import Draft, Game, Seat
 from scoring.phones import PHONE_KEY
+from scoring.table import drafts
+from scoring.table.entry import Draft as EventDraft
 from support.entry import Entry
 from tests.scoring.table.test_territory_entry import enter_forest
 
@@ -41,6 +44,16 @@ def test_a_reload_lands_where_the_phone_was(member_client: Client, game: Game) -
     assert "Your entry was kept." in again.html
     assert again.draft == entry.draft
     assert again.field("draft_id") == entry.field("draft_id") == str(Draft.objects.get().pk)
+
+
+def test_a_tap_stores_nothing_over_a_draft_changed_since_it_read_it(member_client: Client, game: Game) -> None:
+    entry = forest_begun(member_client, game)
+    read = Draft.objects.get()  # as a tap read it, before another tap of the entry (a second tab) stored its own
+    entry.tap("cycle:buildings:0:farm")
+    later = Draft.objects.get().data
+    with pytest.raises(drafts.Moved):
+        drafts.store(game, read.phone, read.by, EventDraft.from_data(read.data), None, 0, read, read.entry)
+    assert Draft.objects.get().data == later != read.data
 
 
 def test_the_game_page_offers_this_phones_entry_to_continue_or_cancel(member_client: Client, game: Game) -> None:
