@@ -328,7 +328,7 @@ def _page(
 
 def _state_before(game: Game, editing: int | None) -> tuple[GameState, int]:
     """The state the event applies to, and its index: before event ``editing``, or after the log (both stored:
-    nothing is replayed; the latter read with the game when it was read by :func:`_read_with_game`)."""
+    nothing is replayed; the latter read with the game when it was read by :func:`reads.entry_game`)."""
     if editing is None:
         return states.now(game)
     return states.state_before(game, editing), editing

@@ -56,6 +56,23 @@ def test_a_tap_stores_nothing_over_a_draft_changed_since_it_read_it(member_clien
     assert Draft.objects.get().data == later != read.data
 
 
+def test_a_tap_whose_draft_changed_while_it_was_made_shows_the_entry_as_kept(
+    monkeypatch: pytest.MonkeyPatch, member_client: Client, game: Game
+) -> None:
+    entry = forest_begun(member_client, game)
+    read = drafts.load_with(game, phone_of(member_client), entry.field("entry"))
+    second_tab = Entry(member_client, entry.url)
+    second_tab.tap("cycle:buildings:0:farm", entry=second_tab.field("entry"))
+    kept = Draft.objects.get().data
+    reads = [read]  # the first tab's tap read the draft just before the second tab's tap stored its own
+    real = drafts.load_with
+    monkeypatch.setattr(drafts, "load_with", lambda *args: reads.pop() if reads else real(*args))
+    entry.tap("cycle:buildings:1:farm", htmx=True, entry=entry.field("entry"))
+    assert entry.response.status_code == 422
+    assert "Your entry went on after this page was shown" in entry.html
+    assert Draft.objects.get().data == kept and entry.draft == kept
+
+
 def test_the_game_page_offers_this_phones_entry_to_continue_or_cancel(member_client: Client, game: Game) -> None:
     forest_begun(member_client, game)
     page = member_client.get(f"/games/{game.pk}/").content.decode()
