@@ -1,7 +1,6 @@
 """A tap of the step-by-step entry reads what it needs once and stores the draft in one statement, and a save runs
-a handful of queries (issue 33): pinned on a 4-player game, so that neither can grow unnoticed. The counts are
-SQLite's, where a transaction's ``BEGIN`` and ``COMMIT`` are counted too (PostgreSQL's are not), and include the
-session's and the user's reads (none for the session with Redis)."""
+a handful of queries (issue 33): pinned on a 4-player game, so that neither can grow unnoticed. The counts include
+a transaction's ``BEGIN`` and ``COMMIT``, and the session's and the user's reads (none for the session with Redis)."""
 
 from __future__ import annotations
 
