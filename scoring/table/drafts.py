@@ -15,7 +15,8 @@ on another phone, saved, cancelled, replaced: :func:`closed`) is refused, and th
 
 The other phones show who is entering what ("Maya is scoring a forest…"): whenever that changes (a draft
 starts, ends, changes kind, event, territory or phone), ``Game.activity`` counts one more, the version of
-the fragment they poll. The taps in between change nothing they show, and count nothing.
+the fragment they poll (a draft saved ends with its save, whose ``Game.revision`` counts for both). The taps in
+between change nothing they show, and count nothing: each is one statement (:func:`store`).
 """
 
 from __future__ import annotations
