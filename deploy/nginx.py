@@ -16,6 +16,7 @@ import os
 import sys
 from collections.abc import Iterator, Sequence
 from pathlib import Path
+from urllib.parse import quote
 
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:  # run as a script
@@ -30,6 +31,19 @@ from okanagan_site.log_masks import SECRET_PATHS  # noqa: E402
 from scoring.site.body_limits import BODY_LIMITS, DEFAULT_BODY_LIMIT  # noqa: E402
 
 TEMPLATE = Path(__file__).resolve().parent / "nginx.conf.template"
+NCHAN_MODULE = Path(os.environ.get("NCHAN_MODULE", "/usr/lib/nginx/modules/ngx_nchan_module.so"))
+"""nginx's nchan module (Debian's libnginx-mod-nchan), which holds the pages' streams: without it, nothing is pushed
+and the pages poll."""
+PUSH_SOCKET = "push.sock"
+"""nchan's publisher socket, in the run folder (settings ``PUSH_PUBLISH_URL``)."""
+
+
+def push_url(run_dir: Path) -> str:
+    """The ``PUSH_PUBLISH_URL`` of the app servers behind the nginx of ``run_dir`` (its publisher socket, the path
+    quoted as the host); ``""`` without nchan."""
+    if not NCHAN_MODULE.exists():
+        return ""
+    return f"http+unix://{quote(str(run_dir.resolve() / PUSH_SOCKET), safe='')}/pub/"
 
 
 def location_regex(url_name: str) -> str:
@@ -74,6 +88,8 @@ def render(listen: str, sockets: list[Path], run_dir: Path, trusted_proxies: Seq
         "trusted_proxies": [str(network) for network in trusted_proxies],
         "secret_paths": "|".join(SECRET_PATHS),
         "user": getpass.getuser() if os.geteuid() == 0 else "",
+        "nchan_module": NCHAN_MODULE if NCHAN_MODULE.exists() else "",
+        "push_socket": run_dir / PUSH_SOCKET,
     }
     template = Engine().from_string(TEMPLATE.read_text())
     return template.render(Context(context, autoescape=False))

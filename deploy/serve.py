@@ -6,7 +6,12 @@ site's limits. Its pid, logs and temporary files are in the run folder (``run/``
 root is needed. Plain HTTP: in production TLS is terminated before nginx, whose addresses ``TRUSTED_PROXIES``
 lists (comma-separated addresses or networks): nginx then takes the client's address and scheme from its
 ``X-Forwarded-For`` and ``X-Forwarded-Proto``. An app server that exits is started again; nginx sends the
-requests to the others meanwhile.
+requests to the others meanwhile; nginx too, if it exits.
+
+nginx also holds the pages' streams, with its nchan module (Debian's ``libnginx-mod-nchan``), when it is
+installed: the app servers publish each committed change of a game to it (``PUSH_PUBLISH_URL``, set here to
+nchan's publisher socket in the run folder; scoring/live/push.py), and it tells the pages that show the game.
+Without the module, nothing is pushed and the pages poll.
 
 With ``--servers N``, N app servers (gunicorn instances, each with its ``--workers``, each on its own
 socket) share the database and, with ``REDIS_URL``, Redis; nginx sends each request to the one with the
@@ -43,6 +48,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:  # run as a script
     sys.path.insert(0, str(ROOT))
 
+from deploy.nginx import PUSH_SOCKET, push_url  # noqa: E402
 from okanagan_site.hosts import own_addresses  # noqa: E402
 from okanagan_site.log_masks import masked  # noqa: E402
 
@@ -120,6 +126,7 @@ class Site:
     workers: int
     log: TextIO | None = None
     """Where the app servers' messages and nginx's error log go (``None``: this process's standard error)."""
+    run_dir: Path = RUN_DIR
     nginx: subprocess.Popen[bytes] | None = None
     stopping: threading.Event = field(default_factory=threading.Event)
     supervisor: threading.Thread | None = None
@@ -128,9 +135,18 @@ class Site:
         processes = [*self.servers, *([self.nginx] if self.nginx else [])]
         return all(process.poll() is None for process in processes)
 
+    def start_nginx(self) -> None:
+        """Start nginx on the run folder's configuration, its error log written on masked."""
+        (self.run_dir / PUSH_SOCKET).unlink(missing_ok=True)  # left by an nginx that was killed: it would not bind
+        command = [NGINX, "-p", str(self.run_dir), "-c", str(self.run_dir / "nginx.conf"), "-e", "stderr"]
+        self.nginx = subprocess.Popen(command, cwd=ROOT, stderr=subprocess.PIPE)
+        assert self.nginx.stderr is not None
+        threading.Thread(target=write_masked, args=(self.nginx.stderr, self.log), name="nginx-log", daemon=True).start()
+
     def supervise(self) -> None:
-        """From now until :meth:`stop`, start again each app server that exits (killed, out of memory): the
-        others answer meanwhile, and the site is whole again in a moment rather than stopped."""
+        """From now until :meth:`stop`, start again each app server that exits (killed, out of memory), and nginx
+        if it exits: the others answer meanwhile, the pages poll while their stream is down and open it again
+        once nginx is back (static/js/table.js), and the site is whole again in a moment rather than stopped."""
         self.supervisor = threading.Thread(target=self._restart_exited, name="supervisor", daemon=True)
         self.supervisor.start()
 
@@ -141,6 +157,9 @@ class Site:
                     print(f"serve: app server {index + 1} exited ({process.returncode}): starting it again",
                           file=sys.stderr)  # fmt: skip
                     self.servers[index] = gunicorn(self.env, self.sockets[index], self.workers, self.log)
+            if self.nginx is not None and self.nginx.poll() is not None:
+                print(f"serve: nginx exited ({self.nginx.returncode}): starting it again", file=sys.stderr)
+                self.start_nginx()
 
     def stop(self) -> None:
         """Stop nginx (at once), then the app servers (their workers finish their request)."""
@@ -195,16 +214,14 @@ def start(
         env=env,
         check=True,
     )  # fmt: skip
-    site = Site([gunicorn(env, path, workers, log) for path in sockets], sockets, env, workers, log)
+    env = {"PUSH_PUBLISH_URL": push_url(run_dir)} | env  # the environment's own wins (an nginx elsewhere)
+    site = Site([gunicorn(env, path, workers, log) for path in sockets], sockets, env, workers, log, run_dir)
     probe_host = "127.0.0.1" if host in WILDCARDS else host.strip("[]")
     for _ in range(300):  # nginx once every server answers, so that its first requests find them
         if not site.running():
             break
         if site.nginx is None and all(answers(UnixHTTPConnection(path, timeout=5)) for path in sockets):
-            nginx = [NGINX, "-p", str(run_dir), "-c", str(run_dir / "nginx.conf"), "-e", "stderr"]
-            site.nginx = subprocess.Popen(nginx, cwd=ROOT, stderr=subprocess.PIPE)
-            assert site.nginx.stderr is not None
-            threading.Thread(target=write_masked, args=(site.nginx.stderr, log), name="nginx-log", daemon=True).start()
+            site.start_nginx()
         if site.nginx is not None and answers(http.client.HTTPConnection(probe_host, port, timeout=5)):
             site.supervise()
             return site
@@ -255,16 +272,16 @@ def main() -> int:
     servers = f"{options.servers} servers of " if options.servers > 1 else ""
     cache = "Redis" if env.get("REDIS_URL") else "the database cache (set REDIS_URL for Redis)"
     print(f"Serving on http://{options.host}:{options.port}/ with {servers}{options.workers} workers, {cache}")
+    if not site.env["PUSH_PUBLISH_URL"]:
+        print("No push: nginx's nchan module is missing (apt-get install -y libnginx-mod-nchan); the pages poll")
     print("Ctrl-C stops")
     try:
-        assert site.nginx is not None  # start() returns once nginx answers
-        site.nginx.wait()  # the app servers are started again if they exit; nginx is the site
-        print("serve: nginx stopped; stopping the app servers", file=sys.stderr)
-        return 1
+        site.stopping.wait()  # until Ctrl-C: the app servers and nginx are started again if they exit
     except KeyboardInterrupt:
-        return 0
+        pass
     finally:
         site.stop()
+    return 0
 
 
 if __name__ == "__main__":

@@ -206,6 +206,12 @@ else:
     # Each poll asks the database for its game's version (scoring/live/backends/database.py).
     LIVE_BACKEND = "scoring.live.backends.database.DatabaseBackend"
 
+# Push (scoring/live/push.py): where the app servers publish each committed change of a game, nchan's publisher
+# location in nginx (`http://host:port/prefix/` or `http+unix://<quoted socket path>/prefix/`), which holds the
+# pages' streams. deploy/serve.py sets it for the app servers it starts; empty (`make run`, the tests), nothing
+# is published, no page opens a stream, and the pages poll as before.
+PUSH_PUBLISH_URL = os.environ.get("PUSH_PUBLISH_URL", "")
+
 # Who is asking (scoring/site/client.py): REMOTE_ADDR, or with N proxies of ours in front, the N-th address
 # from the right of X-Forwarded-For; IPv6 counted per /64.
 TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 0)

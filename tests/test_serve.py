@@ -29,6 +29,7 @@ from pathlib import Path
 
 import pytest
 
+from deploy.nginx import NCHAN_MODULE, PUSH_SOCKET
 from deploy.serve import NGINX, Site, UnixHTTPConnection, answers, manage, prepare, serve_env, start
 from support.production import free_port, production_env
 
@@ -227,6 +228,51 @@ def test_html_comes_compressed_once_and_an_unchanged_poll_is_still_a_304(served:
         again = connection.getresponse()
         assert again.status == 304 and again.read() == b""
     connection.close()
+
+
+def stream_status(port: int, token: str) -> tuple[bytes, socket.socket]:
+    """A page's stream of game ``token`` asked for through nginx: its status line, and the connection, open."""
+    stream = socket.create_connection(("127.0.0.1", port), timeout=10)
+    stream.sendall(
+        f"GET /watch/{token}/stream/ HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n".encode()
+    )
+    return stream.recv(65536).split(b"\r\n", 1)[0], stream
+
+
+def test_a_stream_opens_for_a_current_game_only_and_no_client_reaches_the_publisher(served: Served) -> None:
+    if not NCHAN_MODULE.exists():
+        missing(f"nginx's nchan module not found at {NCHAN_MODULE} (apt-get install -y libnginx-mod-nchan)")
+    script = (
+        "from django.contrib.auth.models import User; from scoring.models import Group;"
+        "from scoring.creation import create_game;"
+        "u = User.objects.create_user('push', password='push-password-1');"
+        "g = Group.objects.create(name='P', owner=u); g.members.add(u);"
+        "print(create_game(g, ('Ann', 'Ben'), {}, promos=False).spectator_token)"
+    )
+    token = manage(served.env, "shell", "-c", script)
+    status, stream = stream_status(served.port, token)
+    assert status == b"HTTP/1.1 200 OK"
+    refused, other = stream_status(served.port, "nosuchtoken")
+    other.close()
+    assert refused == b"HTTP/1.1 403 Forbidden"
+    # The publisher is on a unix socket of the run folder: through the site's port, /pub/ and the question nginx
+    # asks the site are nobody's to reach.
+    for method, path in (("POST", f"/pub/{token}"), ("GET", "/_stream_allowed"), ("DELETE", f"/pub/{token}")):
+        connection = http.client.HTTPConnection("127.0.0.1", served.port, timeout=10)
+        connection.request(method, path, body="changed" if method == "POST" else None)
+        assert connection.getresponse().status in {403, 404, 405}, path
+        connection.close()
+    # An app server's publish reaches the stream.
+    publisher = UnixHTTPConnection(served.run_dir / PUSH_SOCKET)
+    publisher.request("POST", f"/pub/{token}", body="changed")
+    assert publisher.getresponse().status in {201, 202}
+    publisher.close()
+    received = b""
+    while b"data: changed" not in received:
+        chunk = stream.recv(65536)
+        assert chunk, received
+        received += chunk
+    stream.close()
 
 
 FRONT_ADDRESS = "127.0.0.2"

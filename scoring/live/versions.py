@@ -5,21 +5,26 @@ A phone's poll carries the ETag of what it shows, made of the game's pk, ``revis
 phone's save claims the revision it saw: :mod:`scoring.log`); ``activity`` counts what else the other phones
 show (a seat claimed, an entry started, a sheet's line saved, the result made public). Both only grow, so their
 sum, the game's version, grows with every change. Every writer raises one of them through
-:func:`game_changed`, which also tells the live backend (:mod:`scoring.live.backends`) once the transaction
-commits: that is the invariant the polls rely on, kept in one place.
+:func:`game_changed`, which also tells the live backend (:mod:`scoring.live.backends`) and the phones streaming
+the game (:mod:`scoring.live.push`) once the transaction commits: that is the invariant the polls rely on, kept
+in one place.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from django.db.models import F
 from django.db.transaction import on_commit
 
+from scoring.live import push
 from scoring.live.backends import LiveRow, live_backend
 from scoring.models import Game, new_table_code, new_token
 
 TOKEN_LENGTH = Game._meta.get_field("spectator_token").max_length
+TOKEN = re.compile(r"[A-Za-z0-9_-]+")
+"""What a spectator token is made of (:func:`scoring.models.new_token`, URL-safe base64)."""
 
 
 def game_changed(game: Game, *, log: bool = False, where: dict[str, Any] | None = None, **fields: Any) -> bool:
@@ -29,8 +34,10 @@ def game_changed(game: Game, *, log: bool = False, where: dict[str, Any] | None 
     counter = "revision" if log else "activity"
     if not Game.objects.filter(pk=game.pk, **(where or {})).update(**fields, **{counter: F(counter) + 1}):
         return False
-    game_id = game.pk
+    game_id, token = game.pk, game.spectator_token
     on_commit(lambda: live_backend().published(game_id), robust=True)
+    # After the live backend has the new version (on_commit runs in order): the polls a push causes must find it.
+    on_commit(lambda: push.published(token), robust=True)
     return True
 
 
@@ -45,13 +52,14 @@ def new_codes(game: Game) -> None:
 
 def link_gone(token: str) -> None:
     """Spectator token ``token`` stops working (a new one, or its game deleted): once committed, no poll finds
-    its version."""
+    its version, and its streams end."""
     on_commit(lambda: live_backend().retired(token), robust=True)
+    on_commit(lambda: push.retired(token), robust=True)
 
 
 def current(token: str) -> LiveRow | None:
     """The pk, revision and activity of the game whose spectator token is ``token``, or ``None`` if none is:
     what an unchanged poll is checked against."""
-    if TOKEN_LENGTH is not None and len(token) > TOKEN_LENGTH:
-        return None  # no game has it: not worth a query, nor a key
+    if (TOKEN_LENGTH is not None and len(token) > TOKEN_LENGTH) or not TOKEN.fullmatch(token):
+        return None  # no game has it: not worth a query, nor a key (PostgreSQL refuses a NUL in a query)
     return live_backend().current(token)

@@ -8,6 +8,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from functools import cached_property
 
+from django.conf import settings
 from django.http import HttpRequest
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -28,7 +29,7 @@ from rules.components import BUILDINGS_PER_ROUND
 from rules.okanagan import event_section
 from scoring import states
 from scoring.http import posted_whole
-from scoring.live.intervals import poll_every
+from scoring.live.intervals import STREAMING_MS, poll_every
 from scoring.models import SEAT_COLOURS, SEAT_MOVED, Event, Game, Seat
 from scoring.phones import known_phone, my_seat
 from scoring.results.final import bgstats_context, final_context, result_links
@@ -227,6 +228,9 @@ def live_part(
         + (f"&log={log_from}" if log_from is not None else "")
         + (f"&here={here_token(me)}" if me is not None and game.is_playing else ""),
         "poll_every": poll_every(playing=game.is_playing),
+        # The stream that tells the page of each change (scoring/live/push.py), when the site publishes them.
+        "stream_url": reverse("stream", args=[game.spectator_token]) if settings.PUSH_PUBLISH_URL else "",
+        "stream_every": STREAMING_MS,
         "etag": live_etag(game.pk, game.revision, game.activity, log_from=log_from),
         "revision": game.revision,
     }

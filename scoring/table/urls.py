@@ -27,4 +27,5 @@ urlpatterns = [
     path("join/<str:code>/", seats.join, name="join_code"),
     path("watch/<str:token>/", live.watch, name="watch"),
     path("watch/<str:token>/live/", live.live, name="live"),
+    path("watch/<str:token>/stream/", live.stream, name="stream"),
 ]

@@ -13,8 +13,8 @@
 // never saw that entry (the page was closed offline), and refuses them if it is over. A queue is only ever sent into
 // its own entry: the server refuses a tap of an entry that is no longer this phone's (continued on another
 // phone, saved, cancelled, replaced) and the phone names every tap not taken. The page also asks now and
-// then, and when shown again, whether its entry is still its own: once it is not, its controls go and it says
-// why. A queue is removed once sent or refused, and any left behind after KEPT_FOR.
+// then, when shown again, and at once when the game's stream says it changed (static/js/table.js), whether its
+// entry is still its own: once it is not, its controls go and it says why. A queue is removed once sent or refused, and any left behind after KEPT_FOR.
 //
 // The server decides everything: what the phone shows in the meantime is replaced by each answer. Without
 // JavaScript (or htmx) the entry is a plain form, one page per tap.
@@ -29,6 +29,8 @@
   const NOT_ANSWERED = new Set([502, 503, 504]); // the server is restarting or behind a proxy that lost it
   const CLOSED = 409; // the tap's entry is no longer this phone's (the answer says why, in the reader's words)
   const CHECK_EVERY = 3000; // how often the page asks whether its entry is still its own
+  // While the game's stream is open, each change is pushed: the page asks once in the poller's data-stream-every.
+  const streamOpen = () => document.documentElement.dataset.stream === "open";
 
   let entry = ""; // the entry the queue is for: the page's own, or an earlier page's of the same start
   let key = "";
@@ -376,8 +378,18 @@
 
   // Whether the queue's entry is still this phone's, asked now and then and when the page is shown again: a
   // phone whose entry was continued on another one learns it at once, not at its next tap.
+  let checkedAt = 0;
+  function checkDue() {
+    if (window.timedPollsOff === true) return; // tests: what shows a change came by the stream
+    const every = streamOpen() ? Number(document.getElementById("live-poll")?.dataset.streamEvery) || 0 : 0;
+    if (Date.now() - checkedAt >= every) check();
+  }
+
+  // Not while a tap is on its way: its answer says whether the entry is still this phone's, and a first tap's
+  // answer may be what gives the phone its token, without which the entry looks like another phone's.
   async function check() {
-    if (leaving || over || !entry || !words.state || document.hidden) return;
+    if (leaving || over || sending || !entry || !words.state || document.hidden) return;
+    checkedAt = Date.now();
     const asked = entry;
     let answer = null;
     try {
@@ -452,7 +464,8 @@
   const form = wizard();
   if (!form) return;
   queue = restore(form);
-  setInterval(check, CHECK_EVERY);
+  setInterval(checkDue, CHECK_EVERY);
+  document.addEventListener("live:pushed", check);
   document.addEventListener("visibilitychange", check);
   window.addEventListener("focus", check);
   if (queue.length) waitingSince = Date.now() - SHOW_WAITING_AFTER;

@@ -92,7 +92,13 @@ function keepOpen(element) {
   if (element) openDetails.push(...[...element.querySelectorAll("details[open][id]")].map((details) => details.id));
 }
 document.addEventListener("htmx:beforeRequest", (event) => {
-  if (document.hidden && event.detail.elt.matches(LIVE)) event.preventDefault();
+  if (!event.detail.elt.matches(LIVE)) return;
+  const timed = !event.detail.requestConfig?.triggeringEvent; // htmx's "every", not a "refresh"
+  if (document.hidden || (timed && !timedPollDue())) {
+    event.preventDefault();
+    return;
+  }
+  polledAt = Date.now();
 });
 document.addEventListener("htmx:beforeSwap", (event) => {
   // Any swap (the live game, a tap in the entry): a part the reader opened stays open.
@@ -129,6 +135,98 @@ document.addEventListener("visibilitychange", () => {
 window.addEventListener("pageshow", (event) => {
   if (event.persisted && document.querySelector(LIVE)) location.reload();
 });
+
+// Push (scoring/live/push.py): when the site pushes, the poller names its game's stream (data-stream), which the
+// page holds open (an EventSource, served by nginx's nchan). Each message polls at once ("refresh"); while the
+// stream is open, only one timed poll in data-stream-every goes out, in case a message was lost. The stream proves
+// itself alive by a ping every 20 s: one silent for STREAM_SILENT (a proxy holding it back) is taken for dead.
+// When it fails (nginx restarting, a proxy or a firewall that refuses it), the page polls as before and opens it
+// again after a pause that doubles each time, from STREAM_FIRST_RETRY to STREAM_LAST_RETRY, at a random point of
+// it: the phones of a restarted server do not all come back at the same moment. EventSource's own retry is
+// closed, as it would retry every few seconds, all together. Without a stream (no push, no EventSource, no
+// JavaScript) the page polls as before. Other scripts learn of each push by the event "live:pushed" on the
+// document (static/js/entry_queue.js) and whether the stream is open by the page's data-stream="open".
+// Tests turn the timed polls off (window.timedPollsOff = true, set before the page loads): what then shows a
+// change came by the stream.
+const STREAM_FIRST_RETRY = 1000;
+const STREAM_LAST_RETRY = 60000;
+const STREAM_SILENT = 90000;
+let stream = null;
+let streamUrl = "";
+let streamOpen = false;
+let streamRetry = STREAM_FIRST_RETRY;
+let streamTimer = null;
+let heardAt = 0;
+let polledAt = 0;
+
+function timedPollDue() {
+  if (window.timedPollsOff === true) return false;
+  if (!streamOpen) return true;
+  if (Date.now() - heardAt > STREAM_SILENT) {
+    streamFailed();
+    return true;
+  }
+  const every = Number(document.querySelector(LIVE)?.dataset.streamEvery) || 0;
+  return Date.now() - polledAt >= every;
+}
+
+function pushed() {
+  const live = document.querySelector(LIVE);
+  if (live && window.htmx) window.htmx.trigger(live, "refresh");
+  document.dispatchEvent(new CustomEvent("live:pushed"));
+}
+
+function markStream() {
+  document.documentElement.dataset.stream = streamOpen ? "open" : "";
+}
+
+function openStream() {
+  const url = document.querySelector(LIVE)?.dataset.stream ?? "";
+  if (url === streamUrl && (stream || streamTimer)) return;
+  closeStream();
+  streamUrl = url;
+  if (!url || typeof EventSource !== "function") return;
+  stream = new EventSource(url);
+  stream.addEventListener("open", () => {
+    streamOpen = true;
+    heardAt = Date.now();
+    streamRetry = STREAM_FIRST_RETRY;
+    markStream();
+    pushed(); // what changed while the stream was not open
+  });
+  stream.addEventListener("message", () => {
+    heardAt = Date.now();
+    pushed();
+  });
+  stream.addEventListener("ping", () => {
+    heardAt = Date.now();
+  });
+  stream.addEventListener("error", streamFailed);
+}
+
+function closeStream() {
+  clearTimeout(streamTimer);
+  streamTimer = null;
+  stream?.close();
+  stream = null;
+  streamOpen = false;
+  markStream();
+}
+
+function streamFailed() {
+  const wasOpen = streamOpen;
+  closeStream();
+  if (wasOpen) pushed(); // the stream may have missed a change: poll now, then as usual until it is back
+  const wait = Math.random() * streamRetry;
+  streamRetry = Math.min(2 * streamRetry, STREAM_LAST_RETRY);
+  streamTimer = setTimeout(() => {
+    streamTimer = null;
+    openStream();
+  }, wait);
+}
+
+document.addEventListener("htmx:afterSettle", openStream); // a new poller may name another stream (a new link)
+openStream();
 
 // A poll that fails (offline, the server out of reach) leaves the live part as it was: the line above it
 // (#stale) says since when it was not updated, in the page's language, until a poll answers again.

@@ -102,6 +102,7 @@ MATRIX = [
     ("get", "/watch/{watch}/", EVERYONE),
     ("get", "/watch/{watch}/live/", EVERYONE),
     ("get", "/watch/{watch}/live/?view=game", PLAYERS_ONLY),
+    ("get", "/watch/{watch}/stream/", EVERYONE),  # may the page open its stream (nginx asks): anyone with the link
     ("get", "/watch/{watch}/result.png", dict.fromkeys(PERSONAS, 404)),  # the game is on: no result yet
 ]
 

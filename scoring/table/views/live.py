@@ -1,4 +1,5 @@
-"""Following a game from afar: the spectator page, and the live part every phone and spectator polls."""
+"""Following a game from afar: the spectator page, the live part every phone and spectator polls, and who may open a
+game's stream (scoring/live/push.py)."""
 
 from __future__ import annotations
 
@@ -92,3 +93,13 @@ def live(request: HtmxHttpRequest, token: str) -> HttpResponse:
     patch_vary_headers(response, [LIVE_HEADER])
     response["Cache-Control"] = "no-cache"
     return response
+
+
+@require_safe
+def stream(request: HtmxHttpRequest, token: str) -> HttpResponse:
+    """Whether a page may open the stream of the game whose spectator token is ``token``: 200 (nchan takes no
+    other status as a yes) if it is a current game's, else 403. nginx asks this before it holds a stream at this
+    same URL (``nchan_authorize_request``, deploy/nginx.conf.template); it is the live poll's own check (one read,
+    none with Redis), since the stream tells no more than the poll (that something changed). Without nginx in
+    front nothing streams: this answers alone."""
+    return HttpResponse(status=200 if versions.current(token) is not None else 403)
