@@ -92,7 +92,7 @@ sys.path.insert(0, str(ROOT))
 
 from deploy.serve import NGINX, default_workers, manage, prepare, serve_env, start  # noqa: E402  # noqa: E402
 from rules import Reward, Territory  # noqa: E402
-from scoring.live.intervals import PLAYING_MS  # noqa: E402
+from scoring.live.intervals import PLAYING_MS, STREAMING_MS  # noqa: E402
 from scoring.live.parts import HEADER  # noqa: E402
 from scoring.table.entry.stages import MAX_CHIP  # noqa: E402
 from support.production import free_port, production_env, serve  # noqa: E402
@@ -118,6 +118,10 @@ LATE_S = 0.1
 LATE_SHARE = 0.01
 """More late requests than this share, and the step did not load the site as asked."""
 TIMEOUT_S = 30.0
+REACH_P95_S = 0.25
+"""With ``--push``: a save reaches the table's other phones within this at the 95th percentile."""
+PUSH_TAIL_S = 3.0
+"""With ``--push``: how long the phones go on after the measured seconds, for the last saves to arrive."""
 TWIN = re.compile(r'name="twin" value="(\d+)"')
 """The event a save repeats, which the page asks about (scoring.table.twins)."""
 POLLER = re.compile(rf'"If-None-Match": "\\"([^"\\]+)\\"", "{HEADER}": "([^"]*)"')
@@ -275,10 +279,13 @@ class Clock:
     measure_from: float
     until: float
     interval: float
+    push: bool = False
+    """The phones hold their game's stream and poll when it says the game changed (``--push``): then
+    ``interval`` is the safety poll's, and the last saves arrive by push within :data:`PUSH_TAIL_S`."""
 
     @property
     def end(self) -> float:
-        return self.until + 2 * self.interval
+        return self.until + (PUSH_TAIL_S if self.push else 2 * self.interval)
 
 
 def address(kind: int, number: int) -> str:
@@ -409,18 +416,26 @@ async def phone(
     next_poll = clock.start + random.uniform(0, clock.interval)
     next_entry = clock.start + first_entry
     path = f"/watch/{table.token}/live/?view={view}"
+    pushed = asyncio.Event()
+    listening = (
+        asyncio.ensure_future(listen(port, source, table.token, clock, recorder, pushed)) if clock.push else None
+    )
     try:
-        while (due := min(next_poll, next_entry)) < clock.end:
+        while (due := min(next_poll, next_entry)) < clock.end or clock.push:
             if next_entry <= next_poll:
                 next_entry += SAVE_EVERY
                 held = await enter_territory(connection, table, cookie, recorder, clock, due, lake_taps(rng)) or held
                 next_poll = time.monotonic() + clock.interval  # the new page's poller starts its timer
                 continue
-            await asyncio.sleep(max(0.0, due - time.monotonic()))
+            if await woken(pushed, min(due, clock.end)):
+                due = time.monotonic()  # a push: the page polls at once
+            elif due >= clock.end:
+                break
+            else:
+                next_poll += clock.interval
             sent = time.monotonic()
             if recorder.measured(sent):
                 recorder.lateness.append(sent - due)
-            next_poll += clock.interval
             try:
                 answer = await connection.request("GET", path, {**cookie, "HX-Request": "true", **held})
             except (OSError, TimeoutError):
@@ -440,6 +455,66 @@ async def phone(
                 recorder.skipped += recorder.measured(next_poll)
     finally:
         connection.close()
+        if listening is not None:
+            listening.cancel()
+
+
+async def woken(pushed: asyncio.Event, due: float) -> bool:
+    """Wait until ``due`` (a timed poll) or a push, whichever comes first; whether it was a push."""
+    try:
+        async with asyncio.timeout(max(0.0, due - time.monotonic())):
+            await pushed.wait()
+    except TimeoutError:
+        return False
+    pushed.clear()
+    return True
+
+
+async def listen(port: int, source: str, token: str, clock: Clock, recorder: Recorder, pushed: asyncio.Event) -> None:
+    """A page's stream of its game (``--push``: nginx's nchan, scoring/live/push.py), as an EventSource holds it:
+    each message sets ``pushed``; pings only keep it open. Reopened after a pause if it fails, as the page does."""
+    request = (
+        f"GET /watch/{token}/stream/ HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nAccept: text/event-stream\r\n\r\n"
+    ).encode()
+    while time.monotonic() < clock.end:
+        sent = time.monotonic()
+        try:
+            reader, writer = await asyncio.open_connection("127.0.0.1", port, local_addr=(source, 0))
+        except OSError:
+            recorder.failed(sent, "stream")
+            await asyncio.sleep(random.uniform(0, 2))
+            continue
+        try:
+            writer.write(request)
+            head = (await reader.readuntil(b"\r\n\r\n")).decode("latin-1")
+            status = int(head.split(" ", 2)[1])
+            recorder.add(sent, "stream opened", (time.monotonic() - sent) * 1000, status == 200)
+            if status != 200:
+                await asyncio.sleep(random.uniform(0, 2))
+                continue
+            chunked = "chunked" in head.lower()
+            event = ""
+            while True:
+                data = await read_chunk(reader) if chunked else await reader.readuntil(b"\n")
+                for line in data.decode().splitlines():
+                    if line.startswith("event:"):
+                        event = line.partition(":")[2].strip()
+                    elif line.startswith("data:") and event in ("", "message"):
+                        pushed.set()
+                    elif not line:
+                        event = ""
+        except (OSError, asyncio.IncompleteReadError, ValueError, IndexError):
+            recorder.failed(sent, "stream")
+        finally:
+            writer.close()
+
+
+async def read_chunk(reader: asyncio.StreamReader) -> bytes:
+    """One chunk of a chunked answer (an empty one ends it: the stream closed)."""
+    size = int((await reader.readuntil(b"\r\n")).split(b";")[0], 16)
+    if not size:
+        raise asyncio.IncompleteReadError(b"", None)
+    return (await reader.readexactly(size + 2))[:-2]
 
 
 HIDDEN = re.compile(r'<input type="hidden" name="([\w-]+)" value="([^"]*)">')
@@ -633,6 +708,8 @@ class Step:
     usage: Usage
     propagation: list[float]
     """For each save, how long (s) until each other phone of its table (and its spectator) had it."""
+    push: bool = False
+    """The phones held streams (``--push``): a save must reach the others within :data:`REACH_P95_S`."""
 
     @property
     def rate(self) -> float:
@@ -659,6 +736,8 @@ class Step:
         missed += ["no save measured"] if math.isnan(save) else []
         if not unchanged <= UNCHANGED_P95_MS:
             missed.append(f"unchanged poll p95 {unchanged:.1f} > {UNCHANGED_P95_MS:.0f} ms")
+        reach = percentile(self.propagation, 0.95) if self.propagation else math.inf
+        missed += [f"reach p95 {reach:.2f} > {REACH_P95_S} s"] if self.push and not reach <= REACH_P95_S else []
         missed += [f"{self.errors} errors"] if self.errors else []
         missed += [f"the generator fell behind ({self.late} late)"] if self.generator_behind else []
         return missed
@@ -670,7 +749,8 @@ async def run_step(
     """The tables' phones and ``spectators`` spectators for ``options.warmup`` s, then ``options.seconds`` s
     measured."""
     start = time.monotonic() + 0.2
-    clock = Clock(start, start + options.warmup, start + options.warmup + options.seconds, options.interval)
+    interval = STREAMING_MS / 1000 if options.push else options.interval
+    clock = Clock(start, start + options.warmup, start + options.warmup + options.seconds, interval, options.push)
     recorder = Recorder(clock.measure_from, clock.until)
     phones = []
     for index, table in enumerate(tables):
@@ -697,7 +777,9 @@ async def run_step(
         if name != "member"
         for revision, saved in table.saved.items()
     ]
-    return Step(len(tables) * PHONES_PER_TABLE, min(spectators, len(tables)), recorder, usage, propagation)
+    return Step(
+        len(tables) * PHONES_PER_TABLE, min(spectators, len(tables)), recorder, usage, propagation, options.push
+    )
 
 
 async def hammer(port: int, path: str, headers: dict[str, str], seconds: float, clients: int) -> tuple[float, int]:
@@ -939,7 +1021,13 @@ def describe(options: argparse.Namespace, priority: str) -> str:
         f"load: {'PostgreSQL' if options.postgres else 'SQLite'}{' + Redis' if options.redis else ''}, {front}; "
         f"tables of {PHONES_PER_TABLE} phones on games of {options.events} events, a territory per table every "
         f"{SAVE_EVERY:.0f} s ({FEWEST_TAPS}–{MOST_TAPS} taps, one every {TAP_EVERY:g} s, then Save and the game "
-        f"page), polls every {options.interval:g} s; each step {options.warmup:g} s of warm-up, then "
+        f"page), "
+        + (
+            f"pushed, a safety poll every {STREAMING_MS / 1000:g} s"
+            if options.push
+            else f"polls every {options.interval:g} s"
+        )
+        + f"; each step {options.warmup:g} s of warm-up, then "
         f"{options.seconds:g} s measured" + (f"; {priority}" if priority else "")
     )
 
@@ -958,6 +1046,12 @@ def main() -> None:
     parser.add_argument("--phones", type=int, nargs="+", default=steps, help="the steps")
     parser.add_argument(
         "--interval", type=float, default=PLAYING_MS / 1000, help="seconds between a phone's polls (the site's own)"
+    )
+    parser.add_argument(
+        "--push",
+        action="store_true",
+        help="each phone holds its game's stream (nginx's nchan) and polls when a change is pushed, else once a "
+        "minute (the pages' own safety poll); targets add a save reaching the other phones at p95 ≤ 0.25 s",
     )
     parser.add_argument("--seconds", type=float, default=20, help="each step's measured seconds")
     parser.add_argument(
@@ -982,6 +1076,8 @@ def main() -> None:
     options = parser.parse_args()
     if options.servers != 1 and options.direct:
         parser.error("--servers: not with --direct")
+    if options.push and options.direct:
+        parser.error("--push: not with --direct (the streams are nginx's)")
     if not options.direct and not Path(NGINX).exists():
         parser.error(f"nginx not found at {NGINX} (apt-get install -y nginx-light), or use --direct")
     if options.warmup < options.interval:

@@ -71,7 +71,7 @@ from rules import (  # noqa: E402
 )
 from rules.reading import read_json  # noqa: E402
 from rules.record import parse_record  # noqa: E402
-from scoring.table.entry.stages import MAX_CHIP  # noqa: E402
+from scoring.table.entry.stages import MAX_CHIP, MAX_WHOLE_POOL  # noqa: E402
 from support.chromium import CHROMIUM_FLAGS, chromium_path  # noqa: E402
 from support.production import free_port, production_env, serve  # noqa: E402
 
@@ -283,6 +283,11 @@ class Robot:
         return str(stage.get_attribute("data-stage")) if stage.count() else ""
 
 
+def by_kind(item: tuple[str, int]) -> int:
+    """A reward and its count, in the record's order of kinds (as the site lists them)."""
+    return REWARD_ORDER.index(item[0])
+
+
 def reward_name(reward: str) -> str:
     return reward.replace("-", " ")
 
@@ -394,8 +399,10 @@ def stage_territory(robot: Robot, event: dict[str, Any], me: str) -> None:
 
 
 def stage_board(robot: Robot, event: dict[str, Any], me: str) -> None:
-    """Who closed it (this phone's player is proposed), the reward icons, the buildings grid, then the board's
-    answer: the tie, the lone player's choice, the last player's special action, or nobody built."""
+    """Who closed it (this phone's player is proposed), the reward icons (the whole pool in one tap when each kind
+    of the territory's colour shows once or twice), the buildings grid (a player's warehouse and silo in one tap),
+    then the board's answer: the tie, the lone player's choice, the last player's special action, or nobody
+    built."""
     closer = robot.page.locator("#wizard [role=group][aria-labelledby=closer-label]")
     if not pressed(robot, event["closed_by"], closer) if closer.count() else False:  # not the question's name
         robot.tap("button", event["closed_by"], closer)
@@ -403,15 +410,22 @@ def stage_board(robot: Robot, event: dict[str, Any], me: str) -> None:
     rewards = event.get("rewards", {})
     home = {reward: count for reward, count in rewards.items() if reward.startswith(colour + "-")}
     others = {reward: count for reward, count in rewards.items() if reward not in home}
-    chips(robot, home)
+    if len(home) == 3 and all(1 <= count <= MAX_WHOLE_POOL for count in home.values()):  # the whole pool in one tap
+        pool = " + ".join(f"{count} × {reward_name(reward)}" for reward, count in sorted(home.items(), key=by_kind))
+        robot.tap("button", pool, robot.page.locator("#wizard .pools"))
+    else:
+        chips(robot, home)
     group = robot.page.locator("#wizard .others")
     for reward, count in others.items():  # icons of other colours: a tap is one more
         for _ in range(count):
             button = group.get_by_role("button", name=re.compile(rf"^{re.escape(reward_name(reward))}: \d+$"))
             robot.tap("button", button.get_attribute("aria-label") or "", group)
     for player, counts in event.get("buildings", {}).items():
+        pairs = min(counts.get("warehouse", 0), counts.get("silo", 0))  # a warehouse and a silo: one tap
+        for _ in range(pairs):
+            robot.tap("button", f"{player}: Warehouse + Silo", robot.page.locator("#wizard .pair"))
         for building, count in counts.items():
-            for _ in range(count):
+            for _ in range(count - (pairs if building in {"warehouse", "silo"} else 0)):
                 cell = robot.page.get_by_role(
                     "button", name=re.compile(rf"^{re.escape(player)}, {BUILDING_NAMES[building]}: \d+$")
                 )

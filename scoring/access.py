@@ -17,7 +17,7 @@ from functools import wraps
 from typing import Concatenate
 
 from django.contrib.auth.views import redirect_to_login
-from django.db.models import QuerySet
+from django.db.models import Exists, OuterRef, QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
 
@@ -61,9 +61,29 @@ def owned_group(request: HttpRequest, group_id: int) -> Group:
     return group
 
 
+MEMBER = "reader_is_member"
+"""The annotation of a game read with whether its reader is a member of its group (:func:`games_read_by`)."""
+
+
 def is_member(request: HttpRequest, game: Game) -> bool:
-    """Whether the user is a member of the game's group."""
-    return request.user.is_authenticated and game.group.members.filter(pk=request.user.pk).exists()
+    """Whether the user is a member of the game's group (read with the game when it came from
+    :func:`games_read_by`)."""
+    if not request.user.is_authenticated:
+        return False
+    known = game.__dict__.get(MEMBER)
+    if known is not None:
+        return bool(known)
+    return game.group.members.filter(pk=request.user.pk).exists()
+
+
+def games_read_by(request: HttpRequest, games: QuerySet[Game] | None = None) -> QuerySet[Game]:
+    """``games`` (all of them by default) with their group and, in the same query, whether this reader is a member
+    of it (:func:`is_member` then asks nothing more)."""
+    games = (Game.objects.all() if games is None else games).select_related("group")
+    if not request.user.is_authenticated:
+        return games
+    members = Group.members.through.objects.filter(group_id=OuterRef("group_id"), user_id=request.user.pk)
+    return games.annotate(**{MEMBER: Exists(members)})
 
 
 def has_joined(request: HttpRequest, game: Game) -> bool:
@@ -97,18 +117,24 @@ def join_table(request: HttpRequest, game: Game) -> None:
 
 def game_for_player(request: HttpRequest, game_id: int) -> Game:
     """The game, if the user may follow it and enter data: a member, or a guest at its table."""
-    game = get_object_or_404(Game.objects.select_related("group"), pk=game_id)
+    game = get_object_or_404(games_read_by(request), pk=game_id)
     if is_member(request, game) or is_table_guest(request, game):
         return game
     raise Http404
 
 
-def game_at_table(request: HttpRequest, game_id: int) -> Game:
+def game_at_table(request: HttpRequest, game_id: int, games: QuerySet[Game] | None = None) -> Game:
     """The game, if the user may enter data at it, or could until it ended: a member, or a guest who joined it
     with its current code. For the controls a phone keeps (Undo, Edit, an entry, a save): the view says that the
-    game has ended (``scoring.http.game_over``), for a guest as for a member, rather than a 404."""
-    game = get_object_or_404(Game.objects.select_related("group"), pk=game_id)
-    if is_member(request, game) or has_joined(request, game):
+    game has ended (``scoring.http.game_over``), for a guest as for a member, rather than a 404. ``games``: the
+    games to find it in, with what else the view reads with it, in the same query."""
+    return at_table(request, games_read_by(request, games).filter(pk=game_id).first())
+
+
+def at_table(request: HttpRequest, game: Game | None) -> Game:
+    """``game``, read already, if the user may enter data at it, or could until it ended (:func:`game_at_table`);
+    else (no game either) 404."""
+    if game is not None and (is_member(request, game) or has_joined(request, game)):
         return game
     raise Http404
 
@@ -123,7 +149,7 @@ def okanagan_game(game: Game) -> Game:
 
 def game_for_member(request: HttpRequest, game_id: int) -> Game:
     """The game, if the user is a member of its group (finishing, reopening, table codes)."""
-    game = get_object_or_404(Game.objects.select_related("group"), pk=game_id)
+    game = get_object_or_404(games_read_by(request), pk=game_id)
     if is_member(request, game):
         return game
     raise Http404

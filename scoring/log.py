@@ -52,21 +52,28 @@ def append_event(
     *,
     entered_for: str = "",
     saved_by: str = "",
+    stands: tuple[GameState, int] | None = None,
+    then: Callable[[], None] | None = None,
 ) -> int:
     """Add the event that ``make`` makes from the game's state at ``revision`` (often an event made before,
     whatever the state) to the end of the log, applying it to the stored state: its cost does not grow with the
     log. ``entered_for`` marks objective cards entered on another player's phone; ``saved_by`` is the seat of the
-    phone that saved it (``Event.saved_by``). Returns the event's index.
+    phone that saved it (``Event.saved_by``); ``stands``: the state at ``revision`` and the number of events, read
+    in one query with the revision (``scoring.states.with_state``), else read once the revision is claimed;
+    ``then``: what else the save does in its transaction (the entry's draft dropped). Returns the event's index.
     Raises ``RecordError`` (the log is left as it was) or :class:`StaleGame`; ``RecordError`` too when the log
     already holds as many events as a record may (its backup could not be restored)."""
     with transaction.atomic():
         _claim(game, revision)
-        now = states.current(game)
-        check_event_count(now.count + 1)
-        [after] = states.apply_from(game, now.state, [make(now.state.copy())], now.count)
+        if stands is None:
+            stood = states.current(game)
+            stands = stood.state, stood.count
+        state, count = stands
+        check_event_count(count + 1)
+        [after] = states.apply_from(game, state, [make(state.copy())], count)
         event = Event.objects.create(
             game=game,
-            index=now.count,
+            index=count,
             data=after.outcome.event.to_json(),  # as the rules read it
             entered_for=entered_for,
             saved_by=saved_by,
@@ -74,7 +81,9 @@ def append_event(
         states.store([event], [after])
         if not game.is_playing:
             store_result(game, OkanaganResult(after.state, final_score(after.state)))
-    return now.count
+        if then is not None:
+            then()
+    return count
 
 
 def change_log(

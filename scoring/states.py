@@ -182,6 +182,32 @@ def current(game: Game, shown: int = 1) -> Current:
     return Current(state, rows[0].index + 1, tuple(recent[:shown]))
 
 
+LAST_INDEX = "last_index"
+LAST_STORED = "last_stored"
+"""The columns of a game read with the index of its last event and what is stored with it: its state as it stands
+(read with its revision, in one query: ``scoring.table.reads``)."""
+
+
+def now(game: Game) -> tuple[GameState, int]:
+    """The game's state as it stands and its number of events: as they were read with the game (:data:`LAST_INDEX`,
+    no query), else as :func:`current` reads them (a game read otherwise, or whose last state is not stored)."""
+    if LAST_INDEX in game.__dict__:
+        index = game.__dict__[LAST_INDEX]
+        if index is None:
+            return first_state(game), 0
+        state = _state(game.__dict__[LAST_STORED])
+        if state is not None:
+            return state, index + 1
+    stands = current(game)
+    return stands.state, stands.count
+
+
+def forget_state(game: Game) -> None:
+    """Forget the state read with ``game`` (:data:`LAST_INDEX`): the game changed since (its row read again)."""
+    game.__dict__.pop(LAST_INDEX, None)
+    game.__dict__.pop(LAST_STORED, None)
+
+
 def _newest(rows: list[Event]) -> tuple[GameState | None, list[tuple[Event, EventOutcome]] | None]:
     """The state after the first of ``rows`` (the newest event) and each row's outcome: ``None`` for what is
     not stored (or stored by other code)."""

@@ -15,11 +15,13 @@ on another phone, saved, cancelled, replaced: :func:`closed`) is refused, and th
 
 The other phones show who is entering what ("Maya is scoring a forest…"): whenever that changes (a draft
 starts, ends, changes kind, event, territory or phone), ``Game.activity`` counts one more, the version of
-the fragment they poll. The taps in between change nothing they show, and count nothing.
+the fragment they poll (a draft saved ends with its save, whose ``Game.revision`` counts for both). The taps in
+between change nothing they show, and count nothing: each is one statement (:func:`store`).
 """
 
 from __future__ import annotations
 
+import copy
 import json
 import re
 import secrets
@@ -27,8 +29,8 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from django.core import signing
-from django.db import transaction
-from django.db.models import QuerySet
+from django.db import IntegrityError, connection, transaction
+from django.db.models import Exists, OuterRef, QuerySet
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -40,7 +42,7 @@ from scoring.live.versions import game_changed
 from scoring.models import Draft, EndedEntry, Game
 from scoring.table.entry import BadOp
 from scoring.table.entry import Draft as EventDraft
-from scoring.table.locking import lock_game
+from scoring.table.locking import GameGone, lock_game
 from scoring.wording import ENTERING, SCORING, StrPromise
 
 KEPT_FOR = timedelta(hours=12)
@@ -70,6 +72,11 @@ def new_entry() -> str:
 
 class Refused(Exception):
     """This phone may not continue that draft."""
+
+
+class Moved(Exception):
+    """This phone's draft changed between a tap's reading it and its storing the tap (another tap of the entry came
+    first, or the entry was saved, cancelled or continued on another phone meanwhile): nothing was stored."""
 
 
 @dataclass(frozen=True)
@@ -113,6 +120,37 @@ def _kept(game: Game) -> QuerySet[Draft]:
 def load(game: Game, phone: str) -> Draft | None:
     """This phone's draft at ``game``, unless it was left too long (or the phone has no token yet)."""
     return _kept(game).filter(phone=phone).first() if phone else None
+
+
+_PHONE_OR_ENTRY = f"""
+SELECT * FROM {Draft._meta.db_table} WHERE game_id = %s AND updated >= %s AND (phone = %s OR entry = %s)
+"""
+"""A tap's read of the drafts (:func:`load_with`), written out: built by the ORM, it cost a tap 0.3 ms more of
+Python (``bench/tap_cost.py``)."""
+
+
+def load_with(game: Game, phone: str, entry: str) -> tuple[Draft | None, Draft | None]:
+    """This phone's draft at ``game`` (as :func:`load`) and the kept draft of the entry ``entry`` a tap posted
+    (``""``: none), whichever phone's, in one query: what :func:`closed` asks about a tap."""
+    if not phone and not entry:
+        return None, None
+    since = connection.ops.adapt_datetimefield_value(timezone.now() - KEPT_FOR)
+    # "" matches no phone and no entry: each is stored non-empty (a draft kept before entries had one aside, which
+    # only its phone reads).
+    rows = list(Draft.objects.raw(_PHONE_OR_ENTRY, [game.pk, since, phone or None, entry or None]))
+    mine = next((row for row in rows if row.phone == phone), None) if phone else None
+    holder = next((row for row in rows if row.entry == entry), None) if entry else None
+    return mine, holder
+
+
+ENTRY_ENDED = "entry_ended"
+"""The annotation of a game read with whether a posted entry is over (:func:`with_entry_ended`)."""
+
+
+def with_entry_ended(games: QuerySet[Game], entry: str) -> QuerySet[Game]:
+    """``games`` with, in the same query, whether the entry ``entry`` is over at each (saved, cancelled, replaced:
+    :func:`closed` asks nothing more)."""
+    return games.annotate(**{ENTRY_ENDED: Exists(EndedEntry.objects.filter(game=OuterRef("pk"), entry=entry))})
 
 
 def is_for(stored: Draft | None, kind: str, editing: int | None) -> bool:
@@ -178,18 +216,26 @@ def _entry_salt(game: Game, kind: str, editing: int | None, phone: str) -> str:
     return f"scoring.table.drafts.entry:{game.pk}:{kind}:{editing}:{phone}"
 
 
-def closed(game: Game, phone: str, entry: str, mine: Draft | None) -> str:
-    """Why a tap of ``entry`` no longer applies on this phone, whose draft of that kind is ``mine``: :data:`TAKEN`
-    (it was continued on another phone), :data:`ENDED` (saved, cancelled, replaced by another entry of the phone,
-    or the phone is entering another of that kind); ``""`` when it applies (this phone's entry, or a new one)."""
+def closed(game: Game, phone: str, entry: str, mine: Draft | None, holder: Draft | None) -> str:
+    """Why a tap of ``entry`` no longer applies on this phone, whose draft of that kind is ``mine``, the entry's
+    kept draft being ``holder`` (:func:`load_with`): :data:`TAKEN` (it was continued on another phone),
+    :data:`ENDED` (saved, cancelled, replaced by another entry of the phone, or the phone is entering another of
+    that kind); ``""`` when it applies (this phone's entry, or a new one)."""
     if mine is not None and mine.entry == entry:
         return ""
-    stored = _kept(game).filter(entry=entry).first()
-    if stored is not None and stored.phone != phone:
+    if holder is not None and holder.phone != phone:
         return TAKEN
-    if (mine is not None and mine.entry) or EndedEntry.objects.filter(game=game, entry=entry).exists():
+    if (mine is not None and mine.entry) or _is_over(game, entry):
         return ENDED
     return ""
+
+
+def _is_over(game: Game, entry: str) -> bool:
+    """Whether the entry ``entry`` is over at ``game``: as read with the game (:func:`with_entry_ended`), or asked."""
+    known = game.__dict__.get(ENTRY_ENDED)
+    if known is not None:
+        return bool(known)
+    return EndedEntry.objects.filter(game=game, entry=entry).exists()
 
 
 def _ended(game: Game, drafts: QuerySet[Draft]) -> None:
@@ -210,26 +256,84 @@ def store(
 ) -> Draft:
     """Keep ``draft`` as this phone's entry ``entry`` at ``game`` (replacing any other entry of the phone, which
     is then over), checked against the log at ``revision``; ``before`` is the phone's draft as loaded, to tell what
-    others see.
+    others see, and to store nothing over a draft changed since.
 
-    Raises :class:`scoring.table.locking.GameGone` if the game was deleted meanwhile: nothing is stored.
+    A tap of the entry ``before`` holds is one statement, an ``UPDATE`` of that row as it was read (in
+    autocommit: no lock is held past it); the first tap of an entry is one ``INSERT``, after the entry's start is
+    counted (which locks the game's row first, as :mod:`scoring.table.locking` asks). Anything else (another entry
+    of the phone replaced, or either statement finding the rows otherwise) is done in a transaction that locks the
+    game first. The other phones' version counts one more only when what they show of the entries changes
+    (:func:`_seen`).
+
+    Raises :class:`scoring.table.locking.GameGone` if the game was deleted meanwhile, :class:`Moved` if the phone's
+    draft is no longer ``before``: nothing is stored either way.
     """
     same = before is not None and is_for(before, draft.kind, editing) and before.by == by
-    began = {} if same else {"started": timezone.now()}  # a new entry, or one of another seat's (not resumed)
+    now = timezone.now()
+    values: dict[str, object] = {
+        "by": by,
+        "kind": draft.kind,
+        "editing": editing,
+        "data": draft.to_data(),
+        "revision": revision,
+    }
+    values |= {} if same else {"started": now}  # a new entry, or one of another seat's (not resumed)
+    stored = _stored_at_once(game, phone, before, entry, values | {"updated": now})
+    if stored is None:
+        return _stored_locked(game, phone, before, entry, values)
+    if before is not None and _seen(before) != _seen(stored):
+        _count_activity(game)
+    return stored
+
+
+def _stored_at_once(
+    game: Game, phone: str, before: Draft | None, entry: str, values: dict[str, object]
+) -> Draft | None:
+    """The draft stored at once: ``before`` updated in one statement if it is still as read, or a first draft
+    inserted (in a transaction that counts the entry's start first, which locks the game's row and finds it there);
+    ``None`` when that cannot be (another entry of the phone replaced, the row changed or gone, a row there
+    already): :func:`_stored_locked` then says what happened."""
+    if before is None:
+        try:
+            with transaction.atomic():
+                if not game_changed(game):  # an entry starts: the other phones' version counts one more
+                    raise GameGone
+                stored = Draft.objects.create(game=game, phone=phone, entry=entry, **values)
+                _forget_old(game)
+        except IntegrityError:  # a draft of the phone there already
+            return None
+        return stored
+    if before.entry != entry:
+        return None
+    if not Draft.objects.filter(pk=before.pk, phone=phone, updated=before.updated).update(**values):
+        return None
+    stored = copy.copy(before)
+    for name, value in values.items():
+        setattr(stored, name, value)
+    return stored
+
+
+def _stored_locked(game: Game, phone: str, before: Draft | None, entry: str, values: dict[str, object]) -> Draft:
+    """The draft stored in a transaction that locks the game first (see :func:`store`)."""
     with transaction.atomic():
         lock_game(game)
+        now = _kept(game).filter(phone=phone).values_list("pk", "updated").first()
+        if now != (None if before is None else (before.pk, before.updated)):
+            raise Moved
         if before is not None and before.entry != entry:
             _ended(game, Draft.objects.filter(pk=before.pk))
-        values = {"by": by, "kind": draft.kind, "editing": editing, "data": draft.to_data(), "revision": revision}
-        stored, _created = Draft.objects.update_or_create(
-            game=game, phone=phone, defaults=values | {"entry": entry} | began
-        )
+        stored, _created = Draft.objects.update_or_create(game=game, phone=phone, defaults=values | {"entry": entry})
         if before is None:
-            Draft.objects.filter(game=game, updated__lt=timezone.now() - KEPT_FOR).delete()
-            EndedEntry.objects.filter(game=game, ended__lt=timezone.now() - KEPT_FOR).delete()
+            _forget_old(game)
         if before is None or _seen(before) != _seen(stored):
             _count_activity(game)
     return stored
+
+
+def _forget_old(game: Game) -> None:
+    """Delete the drafts and ended entries of ``game`` left for :data:`KEPT_FOR` (when a draft of it starts)."""
+    Draft.objects.filter(game=game, updated__lt=timezone.now() - KEPT_FOR).delete()
+    EndedEntry.objects.filter(game=game, ended__lt=timezone.now() - KEPT_FOR).delete()
 
 
 def discard(game: Game, phone: str, draft_id: int) -> None:
@@ -239,6 +343,13 @@ def discard(game: Game, phone: str, draft_id: int) -> None:
     deleted, _kinds = dropped.delete()
     if deleted:
         _count_activity(game)
+
+
+def drop_saved(game: Game, stored: Draft) -> None:
+    """Drop this phone's draft ``stored``, saved in the current transaction: its entry is over. The save raised the
+    game's revision, so every phone's version changed already: nothing more is counted."""
+    if Draft.objects.filter(game=game, phone=stored.phone, pk=stored.pk).delete()[0] and stored.entry:
+        EndedEntry.objects.bulk_create([EndedEntry(game=game, entry=stored.entry)], ignore_conflicts=True)
 
 
 def discard_all(game: Game) -> None:

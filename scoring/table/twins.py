@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -51,40 +52,49 @@ def _compared(event: dict[str, Any]) -> dict[str, Any]:
 
 
 def to_ask(
-    game: Game, event: dict[str, Any], *, editing: int | None, confirmed: int, since: datetime | None
+    game: Game, event: dict[str, Any], *, editing: int | None, confirmed: int, since: datetime | None, count: int
 ) -> Twin | None:
     """The event of ``game`` that saving ``event`` may repeat, which the phone is asked about before the save
     counts; ``None`` when there is none, for an edit of the past (it replaces an event: nothing counts twice),
     and once the phone posted back the event it repeats (``confirmed``: it was asked, and saves). ``since``: when
-    this phone's entry began (``None``: it is not kept), to find the same thing saved meanwhile."""
+    this phone's entry began (``None``: it is not kept), to find the same thing saved meanwhile; ``count``: the
+    number of events of the log the save adds to. One query, both kinds of twins at once."""
     if editing is not None or not KINDS[EventType(event["type"])].adds:
         return None  # objective cards or a final count saved again replace themselves: nothing counts twice
-    twin = _same_board(game, event) or _saved_meanwhile(game, event, since)
+    same = subject(event["type"], event)
+    wanted = Q(index__gte=count - LOOKED_BACK)
+    if same is not None and since is not None:
+        key, value = same
+        wanted |= Q(created__gte=since, data__type=event["type"], **{f"data__{key}": value})
+    rows = list(game.events.filter(wanted).order_by("-index").only("index", "data", "created", "saved_by"))
+    last = [row for row in rows if row.index >= count - LOOKED_BACK]
+    meanwhile = [row for row in rows if since is not None and same is not None and row.created >= since]
+    twin = _same_board(event, game, last) or _saved_meanwhile(event, meanwhile)
     return None if twin is None or twin.index == confirmed else twin
 
 
-def _same_board(game: Game, event: dict[str, Any]) -> Twin | None:
-    """The latest recent event of ``game`` that ``event`` (a new event, complete) repeats, if any."""
+def _same_board(event: dict[str, Any], game: Game, last: list[Event]) -> Twin | None:
+    """The latest recent event of ``last`` (the log's last events, newest first) that ``event`` (a new event,
+    complete) repeats, if any."""
     try:
         made = _compared(parse_event(game.players(), event).to_json())  # as the rules read it, as the log stores it
     except RulesError:
         return None  # not an event the log would take: the save says why
     since = timezone.now() - RECENT
-    rows = game.events.order_by("-index").only("index", "data", "created", "saved_by")[:LOOKED_BACK]
-    for position, row in enumerate(rows):
+    for position, row in enumerate(last):
         if (position == 0 or row.created >= since) and _compared(row.data) == made:
             return Twin(row.index, _question(row, same_board=True))
     return None
 
 
-def _saved_meanwhile(game: Game, event: dict[str, Any], since: datetime | None) -> Twin | None:
-    """The latest event of the same thing as ``event`` saved by another phone since ``since``, if any."""
+def _saved_meanwhile(event: dict[str, Any], rows: list[Event]) -> Twin | None:
+    """The latest of ``rows`` (events saved since this entry began, newest first) of the same thing as ``event``
+    (:func:`scoring.table.drafts.subject`), if any."""
     same = subject(event["type"], event)
-    if same is None or since is None:
+    if same is None:
         return None
     key, value = same
-    rows = game.events.filter(created__gte=since, data__type=event["type"], **{f"data__{key}": value})
-    row = rows.order_by("-index").only("index", "data", "saved_by").first()
+    row = next((row for row in rows if row.data.get("type") == event["type"] and row.data.get(key) == value), None)
     return None if row is None else Twin(row.index, _question(row, same_board=False))
 
 

@@ -21,7 +21,15 @@ from rules import (
 )
 from rules.components import whole_game_buildings
 from scoring.table.entry.draft import Draft
-from scoring.table.entry.stages import MAX_CHIP, MAX_WHOLE_ORDERS, MAX_WHOLE_TAKES, SCREENS, STAGES
+from scoring.table.entry.stages import (
+    BUILDING_PAIR,
+    MAX_CHIP,
+    MAX_WHOLE_ORDERS,
+    MAX_WHOLE_POOL,
+    MAX_WHOLE_TAKES,
+    SCREENS,
+    STAGES,
+)
 
 
 class WholeTake(NamedTuple):
@@ -34,9 +42,19 @@ class WholeTake(NamedTuple):
         return [reward for reward, count in self.parts for _ in range(count)]
 
     @property
+    def stacks(self) -> list[list[Reward]]:
+        """Its icons kind by kind (a pool chip shows each kind's icons one above the other)."""
+        return [[reward] * count for reward, count in self.parts]
+
+    @property
+    def encoded(self) -> str:
+        """Its kinds and counts as an op writes them: ``green-square=2+blue-circle=1``."""
+        return "+".join(f"{reward.value}={count}" for reward, count in self.parts)
+
+    @property
     def op(self) -> str:
         """The chip's op: ``take:all:green-square=2+blue-circle=1``."""
-        return "take:all:" + "+".join(f"{reward.value}={count}" for reward, count in self.parts)
+        return f"take:all:{self.encoded}"
 
 
 def mixed_takes(left: list[tuple[Reward, int]], room: int, most: int) -> list[WholeTake] | None:
@@ -105,7 +123,8 @@ class Screen:
         that row)."""
         parts = self.cell_op.split(":")
         if (self.error or self.note) and len(parts) == 4 and parts[:2] == ["cycle", "buildings"] and parts[2].isdigit():
-            return int(parts[2])
+            seat = int(parts[2])
+            return seat if seat < len(self.players) else None  # a forged seat's refusal is said at the top
         return None
 
     @property
@@ -153,6 +172,19 @@ class Screen:
         return [reward for reward in Reward if reward not in home]
 
     @property
+    def whole_pools(self) -> list[tuple[WholeTake, bool]]:
+        """The territory's icons of its colour in one tap, when it shows each of the three kinds once or twice (as
+        the icons lie on the tiles: ■■⬢●): each pool, and whether it is the one entered. A pool of other counts is
+        tapped kind by kind (:attr:`chips`)."""
+        home = self.home_rewards
+        if not home:
+            return []
+        entered = self.event.get("rewards", {})
+        counts = product(range(1, MAX_WHOLE_POOL + 1), repeat=len(home))
+        pools = [WholeTake(tuple(zip(home, pool, strict=True))) for pool in counts]
+        return [(pool, all(entered.get(reward.value, 0) == count for reward, count in pool.parts)) for pool in pools]
+
+    @property
     def chips(self) -> range:
         """The counts a reward icon's chips offer (more: its + button)."""
         return range(1, MAX_CHIP + 1)
@@ -182,6 +214,11 @@ class Screen:
             )
             for seat, player in enumerate(self.players)
         ]
+
+    @property
+    def building_pair(self) -> tuple[Building, Building]:
+        """The two buildings a tap of a player's row adds one of each (:data:`BUILDING_PAIR`)."""
+        return BUILDING_PAIR
 
     @property
     def pick_rows(self) -> list[tuple[Reward, int, int, range]]:

@@ -3,7 +3,7 @@ and the error of a tap that makes no sense."""
 
 from __future__ import annotations
 
-from rules import EventType
+from rules import Building, EventType
 from scoring.kinds import KINDS
 
 EVENT_KINDS = tuple(EventType)
@@ -32,9 +32,15 @@ STAGE_FIELDS = {
 SCREENS = {"order": "resolve", "lone": "resolve", "action": "resolve", "picks": "resolve", "confirm": "resolve"}
 MAX_CHIP = 4
 """The largest count a chip offers for the reward icons of one kind in a territory (more: tap + again)."""
+MAX_WHOLE_POOL = 2
+"""The most icons of one kind a whole pool chip shows: a territory that shows each of its colour's three kinds
+once or twice is entered in one tap (8 chips), not one a kind."""
 MAX_WHOLE_TAKES = 12
 """The most whole takes of two kinds or more a collector is offered as one chip each (four rows at 390 px: 3 of a
 pool of 4 kinds mix in 10 ways); with more choices than that, the chips of each kind alone are clearer."""
+BUILDING_PAIR = (Building.WAREHOUSE, Building.SILO)
+"""A player's two buildings in one tap of their row of the buildings grid: one more of each (a warehouse and a
+silo are the pair a player most often shows in one territory: 4 and 4 of them in a 4-player game)."""
 MAX_WHOLE_ORDERS = 6
 """The most whole orders of tied players offered as one button each (a tie of 3, or two ties of 2)."""
 

@@ -35,7 +35,7 @@ from scoring.http import posted_whole
 from scoring.table.entry.analysis import analyse
 from scoring.table.entry.draft import Draft
 from scoring.table.entry.screen import Screen
-from scoring.table.entry.stages import COUNTER_STAGES, MAX_COUNT, STAGE_FIELDS, BadOp
+from scoring.table.entry.stages import BUILDING_PAIR, COUNTER_STAGES, MAX_COUNT, STAGE_FIELDS, BadOp
 from scoring.wording import label, reward_label, say
 
 
@@ -120,6 +120,8 @@ def _apply_op(screen: Screen, op: str, form: dict[str, str]) -> None:
             _set_count(
                 event.setdefault("rewards", {}), _choice(reward, Reward), _bounded(posted_whole(count), signed=False)
             )
+        case "count", ["pool", pool]:
+            _set_pool(screen, pool)
         case "add", ["rewards", reward, step]:
             _add(
                 event.setdefault("rewards", {}),
@@ -129,6 +131,8 @@ def _apply_op(screen: Screen, op: str, form: dict[str, str]) -> None:
             )
         case "add", ["nuggets", step]:
             event["nuggets"] = _bounded(event.get("nuggets", 0) + _step(step), signed=True)
+        case "cycle", ["buildings", player, pair] if pair == _PAIR:
+            _add_pair(screen, _player(screen, player))
         case "cycle", ["buildings", player, building]:
             _cycle_building(screen, _player(screen, player), Building(_choice(building, Building)))
         case "tie", ["clear"]:
@@ -252,6 +256,18 @@ def _set_count(counts: dict[str, int], key: str, count: int) -> None:
     _add(counts, key, (0 if counts.get(key) == count else count) - counts.get(key, 0), signed=False)
 
 
+def _set_pool(screen: Screen, pool: str) -> None:
+    """The territory's icons of its colour in one tap (a chip of :attr:`Screen.whole_pools`): each of its three
+    kinds becomes the pool's count; icons of other colours stay as they are."""
+    offered = {whole.encoded: whole for whole, _entered in screen.whole_pools}
+    whole = offered.get(pool)
+    if whole is None:
+        raise BadOp(_("That button is out of date; here is the current step."))
+    rewards = screen.event.setdefault("rewards", {})
+    for reward, count in whole.parts:
+        _add(rewards, reward.value, count - rewards.get(reward.value, 0), signed=False)
+
+
 def _cycle_building(screen: Screen, player: str, building: Building) -> None:
     """One more of ``building`` for ``player``; past what a player has at this point of the game (in round 1,
     the round-1 buildings), or what their buildings of that type can still count in after the earlier
@@ -265,6 +281,25 @@ def _cycle_building(screen: Screen, player: str, building: Building) -> None:
         screen.note = _cap_reason(screen, player, building, most)
     if not counts:
         del screen.event["buildings"][player]
+
+
+_PAIR = "+".join(BUILDING_PAIR)
+"""The op's name of a player's two buildings in one tap: ``cycle:buildings:0:warehouse+silo``."""
+
+
+def _add_pair(screen: Screen, player: str) -> None:
+    """One more of each building of :data:`BUILDING_PAIR` for ``player``, in one tap; refused with the reason, by
+    their row, when either is already at the most they can show here (a cell taps it back to none)."""
+    counts = screen.event.setdefault("buildings", {}).setdefault(player, {})
+    for building in BUILDING_PAIR:
+        most = screen.most_buildings(player, building)
+        if counts.get(building.value, 0) >= most:
+            raise BadOp(
+                _("Not added: %(player)s can show %(count)d × %(building)s at most here.")
+                % {"player": player, "count": most, "building": label(building, "building")}
+            )
+    for building in BUILDING_PAIR:
+        _add(counts, building.value, 1, signed=False)
 
 
 def _cap_reason(screen: Screen, player: str, building: Building, most: int) -> str:

@@ -12,7 +12,7 @@ from django.views.decorators.http import require_POST, require_safe
 
 from scoring.access import game_at_table, okanagan_game
 from scoring.http import HtmxHttpRequest, entry_closed, game_over
-from scoring.models import Draft
+from scoring.models import Draft, Game
 from scoring.phones import known_phone, my_seat, phone_id
 from scoring.table import drafts
 
@@ -50,11 +50,11 @@ def entry_state(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     shown again (static/js/entry_queue.js): 204, or 409 saying why not (continued on another phone, saved,
     cancelled, the game ended: :func:`scoring.http.entry_closed`), so that a phone whose entry was taken
     over learns it without a tap."""
-    game = okanagan_game(game_at_table(request, game_id))
     entry, phone = request.GET.get("entry", ""), known_phone(request)
+    game = okanagan_game(game_at_table(request, game_id, drafts.with_entry_ended(Game.objects.all(), entry)))
     if not drafts.ENTRY.match(entry):
         return HttpResponse(status=400)
-    stored = drafts.load(game, phone)
+    stored, holder = drafts.load_with(game, phone, entry)
     mine = stored if stored is not None and stored.entry == entry else None
-    why = drafts.closed(game, phone, entry, mine) if game.is_playing else drafts.ENDED
+    why = drafts.closed(game, phone, entry, mine, holder) if game.is_playing else drafts.ENDED
     return entry_closed(why == drafts.TAKEN) if why else HttpResponse(status=204)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from django.contrib import messages
@@ -32,14 +33,14 @@ from rules.components import MAX_OBJECTIVE_CARDS
 from rules.explanation import Message
 from rules.fields import members
 from scoring import states
-from scoring.access import game_at_table, okanagan_game
+from scoring.access import at_table, game_at_table, okanagan_game
 from scoring.http import HtmxHttpRequest, entry_closed, game_over, go, posted_whole, to_saved
 from scoring.kinds import KINDS
 from scoring.log import Events, StaleGame, append_event, change_log
 from scoring.models import SEAT_MOVED, Game
 from scoring.models import Draft as StoredDraft
 from scoring.phones import known_phone, my_seat, phone_id
-from scoring.table import drafts, twins
+from scoring.table import drafts, reads, twins
 from scoring.table.board import entry_live
 from scoring.table.entry import EVENT_KINDS, BadOp, Draft, Screen, analyse, count_from_holdings, tap
 from scoring.wording import error_text
@@ -59,7 +60,7 @@ class EventChanged(Exception):
 @require_http_methods(["GET", "POST"])
 def event_new(request: HtmxHttpRequest, game_id: int, kind: str) -> HttpResponse:
     """A new event of ``kind`` at the end of the log."""
-    game = okanagan_game(game_at_table(request, game_id))
+    game = okanagan_game(at_table(request, reads.entry_game(request, game_id)))
     if not game.is_playing:
         return game_over(request, game.pk)
     if kind not in EVENT_KINDS or (kind in PROMO_EVENTS and not game.promos):
@@ -143,7 +144,8 @@ def _entry(request: HtmxHttpRequest, game: Game, start: Draft, editing: int | No
     """The entry page: this phone's kept draft of this entry (or ``start``), then the posted tap, if any."""
     prefetch_related_objects([game], "seats")
     phone = known_phone(request)
-    stored = drafts.load(game, phone)
+    posted_entry = request.POST.get("entry", "")
+    stored, holder = drafts.load_with(game, phone, posted_entry if drafts.ENTRY.match(posted_entry) else "")
     me = my_seat(request, game)
     seat = me.name if me is not None else ""
     resumed = stored is not None and drafts.is_for(stored, start.kind, editing) and drafts.resumes(stored, seat)
@@ -155,8 +157,8 @@ def _entry(request: HtmxHttpRequest, game: Game, start: Draft, editing: int | No
         seen = mine.revision
         notices.append(_("Your entry was kept."))
     if request.method == "POST":
-        draft_id, posted_entry = posted_whole(request.POST.get("draft_id", "")), request.POST.get("entry", "")
-        why = drafts.closed(game, phone, posted_entry, mine) if drafts.ENTRY.match(posted_entry) else ""
+        draft_id = posted_whole(request.POST.get("draft_id", ""))
+        why = drafts.closed(game, phone, posted_entry, mine, holder) if drafts.ENTRY.match(posted_entry) else ""
         if not why and draft_id >= 0 and (mine is None or mine.pk != draft_id):
             why = drafts.TAKEN if drafts.taken_by(game, draft_id, phone) else drafts.ENDED
         if why:
@@ -193,12 +195,7 @@ def _entry(request: HtmxHttpRequest, game: Game, start: Draft, editing: int | No
         screen = tap(screen, f"done:{screen.stage}", form, state, index)
     if older and mine is not None and kept is not None and not drafts.is_latest(screen.draft, mine):
         # Not the tap that made the kept draft, sent again: nothing is done, the entry is shown as kept.
-        screen = analyse(kept, state, index)
-        screen.error = _(
-            "Your entry went on after this page was shown (an answer was lost on the way): here it is as kept. "
-            "Check it, then tap again."
-        )
-        return _page(request, game, screen, editing, mine, entry, [])
+        return _went_on(request, game, mine, kept, editing, entry)
     twin: twins.Twin | None = None
     if saving:
         saved = _save(request, game, screen, editing, mine, index, posted_whole(request.POST.get("twin", "")))
@@ -209,11 +206,39 @@ def _entry(request: HtmxHttpRequest, game: Game, start: Draft, editing: int | No
         else:
             screen, changed = saved, saved.repaired
     if request.method == "POST" and not damaged:
-        mine = drafts.store(game, phone_id(request), seat, screen.draft, editing, game.revision, stored, entry)
+        try:
+            mine = drafts.store(game, phone_id(request), seat, screen.draft, editing, game.revision, stored, entry)
+        except drafts.Moved:
+            return _moved(request, game, editing, entry)
     if changed:
         notices.append(_("The game changed on another phone: check this step against the new state, then save."))
     screen.error = damaged or screen.error
     return _page(request, game, screen, editing, mine, entry, notices, twin)
+
+
+def _went_on(
+    request: HtmxHttpRequest, game: Game, mine: StoredDraft, kept: Draft, editing: int | None, entry: str
+) -> HttpResponse:
+    """The entry as kept (``mine``, whose draft is ``kept``), after a tap of an older page of it: nothing was done."""
+    state, index = _state_before(game, editing)
+    screen = analyse(kept, state, index)
+    screen.error = _(
+        "Your entry went on after this page was shown (an answer was lost on the way): here it is as kept. "
+        "Check it, then tap again."
+    )
+    return _page(request, game, screen, editing, mine, entry, [])
+
+
+def _moved(request: HtmxHttpRequest, game: Game, editing: int | None, entry: str) -> HttpResponse:
+    """The answer to a tap that stored nothing because this phone's draft changed while it was made
+    (:class:`drafts.Moved`): as if it had come after what changed it (another tap of the entry, which went on; its
+    end; its continuing on another phone)."""
+    phone = known_phone(request)
+    mine, holder = drafts.load_with(game, phone, entry)
+    kept = drafts.event_draft(mine) if mine is not None and mine.entry == entry else None
+    if mine is not None and kept is not None:
+        return _went_on(request, game, mine, kept, editing, entry)
+    return _no_longer_here(request, game, drafts.closed(game, phone, entry, mine, holder) or drafts.ENDED)
 
 
 def _older(draft: Draft, mine: StoredDraft | None, kept: Draft | None, state: GameState, index: int) -> bool:
@@ -303,10 +328,9 @@ def _page(
 
 def _state_before(game: Game, editing: int | None) -> tuple[GameState, int]:
     """The state the event applies to, and its index: before event ``editing``, or after the log (both stored:
-    nothing is replayed)."""
+    nothing is replayed; the latter read with the game when it was read by :func:`reads.entry_game`)."""
     if editing is None:
-        now = states.current(game)
-        return now.state, now.count
+        return states.now(game)
     return states.state_before(game, editing), editing
 
 
@@ -337,18 +361,22 @@ def _save(
         if screen.stage != "confirm" or screen.error:
             screen.error = screen.error or _("Finish the steps above first.")
             return screen
-        twin = twins.to_ask(game, screen.event, editing=editing, confirmed=confirmed, since=since)
+        twin = twins.to_ask(game, screen.event, editing=editing, confirmed=confirmed, since=since, count=index)
         if twin is not None:
             return TwinAsked(screen, twin)
+        dropped = partial(drafts.drop_saved, game, mine) if mine is not None else None
         try:
-            with transaction.atomic():
-                if editing is None:
-                    saved_by = me.name if me is not None else ""
-                    append_event(game, game.revision, _as_made(screen.draft.event), entered_for=by, saved_by=saved_by)
-                else:
+            if editing is None:
+                saved_by = me.name if me is not None else ""
+                made = _as_made(screen.draft.event)
+                # The state read with the game's revision (``None`` once read again: read after the claim).
+                stands = states.now(game) if _try == 0 else None
+                append_event(game, game.revision, made, entered_for=by, saved_by=saved_by, stands=stands, then=dropped)
+            else:
+                with transaction.atomic():
                     change_log(game, game.revision, _change(screen.draft, editing), entered_for=mark)
-                if mine is not None:
-                    drafts.discard(game, mine.phone, mine.pk)
+                    if dropped is not None:
+                        dropped()
             counted = editing is None and _counted_mine(request, game, screen)
             if counted:
                 messages.success(request, _("Your count is saved. Now your objective cards: they stay on your phone."))
@@ -358,6 +386,7 @@ def _save(
             return to_saved(request, game.pk, saved)
         except StaleGame:
             game.refresh_from_db()  # Game.DoesNotExist if it was deleted: scoring.table.gone says so
+            states.forget_state(game)  # read with the game's old revision
             if not game.is_playing:
                 return game_over(request, game.pk)
             state, index = _state_before(game, editing)

@@ -5,11 +5,14 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+import pytest
 from django.test import Client
 from django.utils import timezone
 
 from scoring.models import Draft, Game, Seat
 from scoring.phones import PHONE_KEY
+from scoring.table import drafts
+from scoring.table.entry import Draft as EventDraft
 from support.entry import Entry
 from tests.scoring.table.test_territory_entry import enter_forest
 
@@ -41,6 +44,33 @@ def test_a_reload_lands_where_the_phone_was(member_client: Client, game: Game) -
     assert "Your entry was kept." in again.html
     assert again.draft == entry.draft
     assert again.field("draft_id") == entry.field("draft_id") == str(Draft.objects.get().pk)
+
+
+def test_a_tap_stores_nothing_over_a_draft_changed_since_it_read_it(member_client: Client, game: Game) -> None:
+    entry = forest_begun(member_client, game)
+    read = Draft.objects.get()  # as a tap read it, before another tap of the entry (a second tab) stored its own
+    entry.tap("cycle:buildings:0:farm")
+    later = Draft.objects.get().data
+    with pytest.raises(drafts.Moved):
+        drafts.store(game, read.phone, read.by, EventDraft.from_data(read.data), None, 0, read, read.entry)
+    assert Draft.objects.get().data == later != read.data
+
+
+def test_a_tap_whose_draft_changed_while_it_was_made_shows_the_entry_as_kept(
+    monkeypatch: pytest.MonkeyPatch, member_client: Client, game: Game
+) -> None:
+    entry = forest_begun(member_client, game)
+    read = drafts.load_with(game, phone_of(member_client), entry.field("entry"))
+    second_tab = Entry(member_client, entry.url)
+    second_tab.tap("cycle:buildings:0:farm", entry=second_tab.field("entry"))
+    kept = Draft.objects.get().data
+    reads = [read]  # the first tab's tap read the draft just before the second tab's tap stored its own
+    real = drafts.load_with
+    monkeypatch.setattr(drafts, "load_with", lambda *args: reads.pop() if reads else real(*args))
+    entry.tap("cycle:buildings:1:farm", htmx=True, entry=entry.field("entry"))
+    assert entry.response.status_code == 422
+    assert "Your entry went on after this page was shown" in entry.html
+    assert Draft.objects.get().data == kept and entry.draft == kept
 
 
 def test_the_game_page_offers_this_phones_entry_to_continue_or_cancel(member_client: Client, game: Game) -> None:
@@ -206,7 +236,7 @@ def test_activity_counts_only_what_the_other_phones_see(
     entry = enter_forest(member_client, game)
     counts(1)
     entry.tap("take:green-circle:1")  # the last choice saves
-    counts(1)
+    counts(0)  # the entry ends with the save, whose revision tells the other phones of both
 
 
 def test_a_late_tap_of_an_entry_that_is_over_is_refused_and_starts_nothing(member_client: Client, game: Game) -> None:

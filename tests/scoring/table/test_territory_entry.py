@@ -312,3 +312,55 @@ def test_a_lone_player_s_special_action_is_tapped_on_the_board(member_client: Cl
     assert entry.saved_to == f"/games/{game.pk}/?saved=0"
     event = game.events.get().data
     assert event["lone_choice"] == "special_action" and event["special_action"] == {"action": "gold_nugget"}
+
+
+def test_a_territory_showing_each_kind_once_or_twice_is_one_tap_of_icons(member_client: Client, game: Game) -> None:
+    """Issue 32: a forest showing 2 squares, a hexagon and a circle is one chip of its whole pool (8 chips: each
+    kind once or twice), not a tap a kind; icons of other colours stay; a wrong chip is put right in one tap, by
+    another chip or a kind's own."""
+    entry = Entry(member_client, f"/games/{game.pk}/events/new/territory/?territory=forest")
+    assert entry.html.count('value="count:pool:') == 8
+    assert 'aria-label="2 × green square + 1 × green hexagon + 1 × green circle"' in entry.html
+    entry.tap("add:rewards:blue-circle:1").tap("count:pool:green-square=2+green-hexagon=2+green-circle=1")
+    assert entry.draft["event"]["rewards"] == {
+        "green-square": 2,
+        "green-hexagon": 2,
+        "green-circle": 1,
+        "blue-circle": 1,
+    }
+    entry.tap("count:pool:green-square=2+green-hexagon=1+green-circle=1")
+    assert entry.draft["event"]["rewards"]["green-hexagon"] == 1
+    assert 'value="count:pool:green-square=2+green-hexagon=1+green-circle=1" aria-pressed="true"' in entry.html
+    entry.tap("count:rewards:green-circle:3")
+    assert 'aria-pressed="true"' not in entry.html.split('class="chips takes pools"')[1].split("</div>")[0]
+
+
+def test_a_pool_chip_not_offered_is_out_of_date(member_client: Client, game: Game) -> None:
+    entry = Entry(member_client, f"/games/{game.pk}/events/new/territory/?territory=lake")
+    for pool in ("green-square=2+green-hexagon=1+green-circle=1", "blue-square=3+blue-hexagon=1+blue-circle=1", "x"):
+        entry.tap(f"count:pool:{pool}")
+        assert entry.response.status_code == 422 and "That button is out of date" in entry.html
+    assert entry.draft["event"]["rewards"] == {}
+
+
+def test_a_player_s_warehouse_and_silo_are_one_tap(member_client: Client, game: Game) -> None:
+    """Issue 32: a player who shows a warehouse and a silo around the territory is one tap of their name under
+    the buildings grid (one more of each), not a tap a cell."""
+    entry = Entry(member_client, f"/games/{game.pk}/events/new/territory/?territory=forest")
+    assert 'aria-label="Red: Warehouse + Silo"' in entry.html
+    entry.tap("cycle:buildings:1:warehouse+silo")
+    assert entry.draft["event"]["buildings"] == {"Red": {"warehouse": 1, "silo": 1}}
+    assert 'aria-label="Red, Warehouse: 1"' in entry.html and 'aria-label="Red, Silo: 1"' in entry.html
+
+
+def test_a_pair_past_what_a_player_can_show_is_refused_by_their_row(member_client: Client, game: Game) -> None:
+    """Round 1 gives each player 2 silos: a third pair is refused, said under Red's row, and changes nothing."""
+    entry = Entry(member_client, f"/games/{game.pk}/events/new/territory/?territory=forest")
+    entry.tap("cycle:buildings:1:warehouse+silo").tap("cycle:buildings:1:warehouse+silo")
+    entry.tap("cycle:buildings:1:warehouse+silo")
+    assert entry.response.status_code == 422 and "Not added: Red can show 2 × silo at most here." in entry.html
+    assert entry.draft["event"]["buildings"] == {"Red": {"warehouse": 2, "silo": 2}}
+    row = entry.html.split('class="cell-said"')
+    assert len(row) == 2 and "Not added: Red can show 2 × silo at most here." in row[1].split("</tr>")[0]
+    for forged in ("cycle:buildings:1:silo+warehouse", "cycle:buildings:9:warehouse+silo"):
+        assert entry.tap(forged).response.status_code == 422 and "That button is out of date" in entry.html
