@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from django.urls import include, path, register_converter
 
-from scoring.http import IdConverter
+from scoring.http import IdConverter, TextConverter
 
 register_converter(IdConverter, "id")
+register_converter(TextConverter, "text")
 
 urlpatterns = [
     path("", include("scoring.site.urls")),

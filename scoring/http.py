@@ -23,6 +23,19 @@ class IdConverter:
         return str(value)
 
 
+class TextConverter:
+    """A word of a URL (a token, a code, a kind): what Django's ``str`` takes, but a NUL, which PostgreSQL cannot
+    compare with any text; a URL with one is found nowhere (404) instead of failing in the database."""
+
+    regex = "[^/\x00]+"
+
+    def to_python(self, value: str) -> str:
+        return value
+
+    def to_url(self, value: str) -> str:
+        return value
+
+
 class HtmxHttpRequest(HttpRequest):
     """A request that went through ``HtmxMiddleware`` (every request here does)."""
 

@@ -19,6 +19,6 @@ urlpatterns = [
     path("groups/<id:group_id>/players/<id:profile_id>/", groups.profile_edit, name="profile"),
     path("groups/<id:group_id>/games/import/", groups.game_import, name="game_import"),
     path("groups/<id:group_id>/plays/import/", old_plays.plays_import, name="plays_import"),
-    path("invite/<str:token>/", groups.invite, name="invite"),
+    path("invite/<text:token>/", groups.invite, name="invite"),
     path("games/<id:game_id>/record.json", groups.game_export, name="game_export"),
 ]

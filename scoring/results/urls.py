@@ -10,5 +10,5 @@ urlpatterns = [
     path("groups/<id:group_id>/plays.bgsplay", bgstats.group_bgsplay, name="group_bgsplay"),
     path("games/<id:game_id>/play.bgsplay", bgstats.game_bgsplay, name="game_bgsplay"),
     path("games/<id:game_id>/public/", pages.public_result, name="public_result"),
-    path("watch/<str:token>/result.png", pages.result_image, name="result_image"),
+    path("watch/<text:token>/result.png", pages.result_image, name="result_image"),
 ]

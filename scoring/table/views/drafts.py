@@ -51,8 +51,11 @@ def entry_state(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     cancelled, the game ended: :func:`scoring.http.entry_closed`), so that a phone whose entry was taken
     over learns it without a tap."""
     entry, phone = request.GET.get("entry", ""), known_phone(request)
-    game = okanagan_game(game_at_table(request, game_id, drafts.with_entry_ended(Game.objects.all(), entry)))
-    if not drafts.ENTRY.match(entry):
+    well_formed = bool(drafts.ENTRY.match(entry))  # else not asked of the database (a NUL would fail there)
+    game = okanagan_game(
+        game_at_table(request, game_id, drafts.with_entry_ended(Game.objects.all(), entry if well_formed else ""))
+    )
+    if not well_formed:
         return HttpResponse(status=400)
     stored, holder = drafts.load_with(game, phone, entry)
     mine = stored if stored is not None and stored.entry == entry else None
