@@ -1,4 +1,4 @@
-"""The site's URLs: each concern's own, with the database-id converter they share."""
+"""The site's URLs: each concern's own, with the converters they share (a database id, a word without a NUL)."""
 
 from __future__ import annotations
 
