@@ -53,12 +53,15 @@ bench: $(VENV)/.dev
 # territory per table every 20 s, entered tap by tap: 6-16 taps, Save, the game page), each step 14 s of warm-up
 # and 20 s measured, to the first step that misses the targets; then the trivial view against an unchanged poll.
 # On SQLite, then PostgreSQL, then PostgreSQL and Redis (production) with one app server and with two, ahead of
-# the machine's other processes where that is permitted (--nice).
+# the machine's other processes where that is permitted (--nice). Last, production with push (--push: the phones
+# hold their game's stream and poll when a change is pushed), with one app server and with two.
 load: $(VENV)/.dev
 	$(BIN)/python bench/load.py --nice -10
 	$(BIN)/python bench/load.py --nice -10 --postgres
 	$(BIN)/python bench/load.py --nice -10 --postgres --redis
 	$(BIN)/python bench/load.py --nice -10 --postgres --redis --servers 2
+	$(BIN)/python bench/load.py --nice -10 --postgres --redis --push
+	$(BIN)/python bench/load.py --nice -10 --postgres --redis --push --servers 2
 
 # The translations: .po files are the source, compiled to .mo (needs gettext's msgfmt).
 messages: $(VENV)/.runtime
