@@ -52,8 +52,8 @@ def test_forty_parallel_guesses_from_one_client_get_exactly_twenty_answers(tmp_p
     try:
         # The limit counts in fixed 5-minute windows: start well inside one, so that all 40 share it.
         window_left = _get_window("127.0.0.1", 300) - time.time()
-        if window_left < 15:
-            time.sleep(window_left + 1)
+        if window_left < 15:  # (negative when the window ended while the machine was busy between the two reads)
+            time.sleep(max(0.0, window_left) + 1)
         forms = [join_form(port) for _ in range(ATTEMPTS)]
         start = threading.Barrier(ATTEMPTS)
         statuses: list[int] = []
