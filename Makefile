@@ -43,6 +43,7 @@ bench: $(VENV)/.dev
 	$(BIN)/python bench/limits.py
 	$(BIN)/python bench/game_length.py --events 1 10 60 200
 	$(BIN)/python bench/tap_cost.py
+	$(BIN)/python bench/shared_parts.py
 	$(BIN)/python bench/history.py
 	@# The robot plays each record through the UI on a phone.
 	for record in tests/data/okanagan-*.json; do case $$record in *.expected.json) ;; *) \

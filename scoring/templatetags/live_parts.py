@@ -22,14 +22,21 @@ def _csrf_token_used(context: Context) -> str:
 
 
 class LivePartNode(template.Node):
-    def __init__(self, name: str, nodelist: NodeList) -> None:
+    def __init__(self, name: str, nodelist: NodeList, *, shared: bool) -> None:
         self.name = name
         self.nodelist = nodelist
+        self.shared = shared
 
     def render(self, context: Context) -> SafeString:
-        content = self.nodelist.render(context)
+        parts = parts_of(context)
+        shared = parts.shared if self.shared else None
+        content = None if shared is None else shared.get(self.name, lambda: str(context.get("csrf_token", "")))
+        if content is None:
+            content = self.nodelist.render(context)
+            if shared is not None:
+                shared.keep(self.name, content, _csrf_token_used(context))
         part = Part(self.name, digest(content, _csrf_token_used(context)), content)
-        parts_of(context).parts.append(part)
+        parts.parts.append(part)
         return part.element()
 
 
@@ -37,14 +44,23 @@ class LivePartNode(template.Node):
 def livepart(parser: Parser, token: Token) -> LivePartNode:
     """``{% livepart "name" %}…{% endlivepart %}``: one part of the live fragment, sent again by a changed poll
     only when its content changed. Every part of a fragment has its own name, of lowercase letters and hyphens;
-    a fragment's parts are the same whatever the game's state (a part may be empty)."""
+    a fragment's parts are the same whatever the game's state (a part may be empty).
+
+    ``{% livepart "name" shared %}``: a part that is the same for every phone polling this version of the
+    fragment (nothing of the phone's: no seat, no entry, no "you", no session's form but a CSRF token), which a
+    poll that shares parts (scoring/live/parts.py) renders once for all of them."""
     bits = token.split_contents()
+    shared = len(bits) == 3 and bits[2] == "shared"
+    if shared:
+        bits = bits[:2]
     name = bits[1][1:-1] if len(bits) == 2 and bits[1][0] == bits[1][-1] and bits[1][0] in "\"'" else ""
     if not PART_NAME.fullmatch(name):
-        raise template.TemplateSyntaxError('livepart takes one quoted name, such as {% livepart "scoreboard" %}')
+        raise template.TemplateSyntaxError(
+            'livepart takes one quoted name, and "shared" if it is: {% livepart "scoreboard" shared %}'
+        )
     nodelist = parser.parse(("endlivepart",))
     parser.delete_first_token()
-    return LivePartNode(name, nodelist)
+    return LivePartNode(name, nodelist, shared=shared)
 
 
 class LivePollNode(template.Node):

@@ -18,7 +18,7 @@ from scoring.access import (
 from scoring.http import HtmxHttpRequest
 from scoring.live import versions
 from scoring.live.parts import HEADER as LIVE_HEADER
-from scoring.live.parts import POLLER_ID, collect, held_parts
+from scoring.live.parts import POLLER_ID, SharedParts, collect, held_parts
 from scoring.models import Game
 from scoring.results.final import result_links, sheet_context
 from scoring.table import seats
@@ -62,7 +62,8 @@ def live(request: HtmxHttpRequest, token: str) -> HttpResponse:
     score sheet being filled in), of a new entry's page (``?view=entry``: who else enters the same thing) or of
     the spectator page, that every phone polls; unchanged, it is a 304 after
     one indexed query (none with Redis: scoring/live/backends/). Changed, it is the parts that differ from the
-    phone's (scoring/live/parts.py), or the whole part for a phone that does not say."""
+    phone's (scoring/live/parts.py), or the whole part for a phone that does not say; the parts that are the same
+    for every phone are rendered by the first phone that asks for this version, the others take them as made."""
     view = request.GET.get("view")
     if view in {"game", "entry"}:
         game = get_object_or_404(page_games(), spectator_token=token)
@@ -84,8 +85,11 @@ def live(request: HtmxHttpRequest, token: str) -> HttpResponse:
     else:
         game = watched_game(request, token)
         template, context = "table/watch.html#live", _watch_context(request, game)
-    parts = collect(context)
+    # The parts every phone of this version shows alike are rendered once for all (scoring/live/parts.py).
+    shared = SharedParts.of(template, token, str(context["etag"]))
+    parts = collect(context, shared)
     response = render(request, template, context)
+    shared.save()
     changed = parts.answer(held_parts(request))
     if changed is not None:
         response.content = changed.encode()
