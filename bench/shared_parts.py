@@ -21,7 +21,6 @@ every server) with ``REDIS_URL``, as ``bench/tap_cost.py``:
 from __future__ import annotations
 
 import argparse
-import io
 import re
 import statistics
 import sys
@@ -35,7 +34,7 @@ from unittest import mock
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.tap_cost import EVENTS, PLAYERS, a_record, a_site, text_of  # noqa: E402
+from bench.tap_cost import EVENTS, PLAYERS, a_game, a_site, text_of, through_wsgi  # noqa: E402
 
 HELD_DIGEST = "AAAAAAAA"
 """The digest a phone says it holds of each part: none is the new version's, as after a change."""
@@ -112,20 +111,13 @@ class Table:
 
     @classmethod
     def make(cls) -> Table:
-        from django.contrib.auth.models import User
         from django.test import Client
 
-        from scoring.creation import create_game
-        from scoring.models import Group, Seat
+        from scoring.models import Seat
         from scoring.phones import PHONE_KEY
         from scoring.table.seats import here_token
-        from support.random_games import RandomChooser, random_record
 
-        user = User.objects.create_user("bench", password="bench-password-1")
-        group = Group.objects.create(name="Bench", owner=user)
-        group.members.add(user)
-        record = a_record(random_record, RandomChooser)
-        game = create_game(group, tuple(record["players"]), record["options"], promos=True, events=record["events"])
+        user, game = a_game()
         phones = []
         for seat in Seat.objects.filter(game=game).order_by("position"):
             client = Client()
@@ -141,23 +133,8 @@ class Table:
 
     def send(self, path: str, query: str = "", cookies: dict[str, str] | None = None, **headers: str) -> Any:
         """The response of the site to a GET, its body read and closed as a server does."""
-        environ = {
-            "REQUEST_METHOD": "GET",
-            "PATH_INFO": path,
-            "QUERY_STRING": query,
-            "SERVER_NAME": "testserver",
-            "SERVER_PORT": "80",
-            "SERVER_PROTOCOL": "HTTP/1.1",
-            "REMOTE_ADDR": "127.0.0.1",
-            "wsgi.url_scheme": "http",
-            "wsgi.input": io.BytesIO(b""),
-            "HTTP_COOKIE": "; ".join(f"{name}={value}" for name, value in (cookies or {}).items()),
-            "HTTP_ACCEPT_ENCODING": "gzip",
-        } | {f"HTTP_{name.upper()}": value for name, value in headers.items()}
-        response = self.handler(environ, lambda status, headers: None)
-        response.content = b"".join(response)
-        response.close()
-        return response
+        extra = {f"HTTP_{name.upper()}": value for name, value in headers.items()}
+        return through_wsgi(self.handler, "GET", path, query, b"", cookies or {}, extra)
 
     def trivial(self) -> None:
         response = self.send("/health/live/")

@@ -196,19 +196,12 @@ class Table:
 
     @classmethod
     def make(cls) -> Table:
-        from django.contrib.auth.models import User
         from django.test import Client
 
-        from scoring.creation import create_game
-        from scoring.models import Group, Seat
+        from scoring.models import Seat
         from scoring.phones import PHONE_KEY
-        from support.random_games import RandomChooser, random_record
 
-        user = User.objects.create_user("bench", password="bench-password-1")
-        group = Group.objects.create(name="Bench", owner=user)
-        group.members.add(user)
-        record = a_record(random_record, RandomChooser)
-        game = create_game(group, tuple(record["players"]), record["options"], promos=True, events=record["events"])
+        user, game = a_game()
         client = Client()
         client.force_login(user)
         session = client.session
@@ -221,26 +214,9 @@ class Table:
     def send(self, method: str, path: str, data: dict[str, str] | None = None, *, htmx: bool = True) -> Any:
         """The response of the site to this request, its body read and closed as a server does."""
         body = urlencode(data or {}).encode()
-        environ = {
-            "REQUEST_METHOD": method,
-            "PATH_INFO": path,
-            "QUERY_STRING": "",
-            "SERVER_NAME": "testserver",
-            "SERVER_PORT": "80",
-            "SERVER_PROTOCOL": "HTTP/1.1",
-            "REMOTE_ADDR": "127.0.0.1",
-            "wsgi.url_scheme": "http",
-            "wsgi.input": io.BytesIO(body),
-            "CONTENT_LENGTH": str(len(body)),
-            "CONTENT_TYPE": "application/x-www-form-urlencoded",
-            "HTTP_COOKIE": "; ".join(f"{name}={value}" for name, value in self.cookies.items()),
-            "HTTP_X_CSRFTOKEN": self.cookies["csrftoken"],
-            "HTTP_ACCEPT_ENCODING": "gzip",
-        } | ({"HTTP_HX_REQUEST": "true"} if htmx else {})
-        response = self.handler(environ, lambda status, headers: None)
-        response.content = b"".join(response)
-        response.close()
-        return response
+        form = {"CONTENT_LENGTH": str(len(body)), "CONTENT_TYPE": "application/x-www-form-urlencoded"}
+        headers = {"HTTP_X_CSRFTOKEN": self.cookies["csrftoken"]} | ({"HTTP_HX_REQUEST": "true"} if htmx else {})
+        return through_wsgi(self.handler, method, path, "", body, self.cookies, form | headers)
 
     def trivial(self) -> None:
         response = self.send("GET", "/health/live/", htmx=False)
@@ -303,6 +279,46 @@ class Table:
             "POST", f"/games/{game.pk}/events/{game.events.count() - 1}/delete/", {"revision": str(game.revision)}
         )
         assert response.status_code in {200, 302}, response.status_code
+
+
+def a_game() -> tuple[Any, Any]:
+    """The bench's member (their group made) and a game of that group whose log is :func:`a_record`'s."""
+    from django.contrib.auth.models import User
+
+    from scoring.creation import create_game
+    from scoring.models import Group
+    from support.random_games import RandomChooser, random_record
+
+    user = User.objects.create_user("bench", password="bench-password-1")
+    group = Group.objects.create(name="Bench", owner=user)
+    group.members.add(user)
+    record = a_record(random_record, RandomChooser)
+    game = create_game(group, tuple(record["players"]), record["options"], promos=True, events=record["events"])
+    return user, game
+
+
+def through_wsgi(
+    handler: Any, method: str, path: str, query: str, body: bytes, cookies: dict[str, str], extra: dict[str, str]
+) -> Any:
+    """The response of ``handler`` (Django's WSGI handler) to this request, as gunicorn hands it over, its body
+    read and closed as a server does; ``extra``: more of the environ (headers as ``HTTP_…``)."""
+    environ = {
+        "REQUEST_METHOD": method,
+        "PATH_INFO": path,
+        "QUERY_STRING": query,
+        "SERVER_NAME": "testserver",
+        "SERVER_PORT": "80",
+        "SERVER_PROTOCOL": "HTTP/1.1",
+        "REMOTE_ADDR": "127.0.0.1",
+        "wsgi.url_scheme": "http",
+        "wsgi.input": io.BytesIO(body),
+        "HTTP_COOKIE": "; ".join(f"{name}={value}" for name, value in cookies.items()),
+        "HTTP_ACCEPT_ENCODING": "gzip",
+    } | extra
+    response = handler(environ, lambda status, headers: None)
+    response.content = b"".join(response)
+    response.close()
+    return response
 
 
 def text_of(content: bytes) -> str:
